@@ -1,0 +1,248 @@
+"""Command line: ``shufflekit verify | mechanism | latex | series | profile | histogram | design``.
+
+Bad input prints one clean line on stderr and exits with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+EXIT_BAD_INPUT = 2
+
+
+# ----------------------------------------------------------------- helpers
+def _emit(payload: Any, fmt: str, table: str | None = None, out=None) -> None:
+    out = out or sys.stdout
+    if fmt == "json":
+        out.write(json.dumps(payload, indent=2, default=str) + "\n")
+    else:
+        out.write((table if table is not None else _generic_table(payload)) + "\n")
+
+
+def _generic_table(payload: Any, indent: str = "") -> str:
+    lines = []
+    if isinstance(payload, dict):
+        for k, v in payload.items():
+            if isinstance(v, (dict, list)) and v and not all(isinstance(x, (int, float, str)) for x in
+                                                          (v if isinstance(v, list) else [])):
+                lines.append(f"{indent}{k}:")
+                lines.append(_generic_table(v, indent + "  "))
+            else:
+                lines.append(f"{indent}{k}: {v}")
+    elif isinstance(payload, list):
+        for item in payload:
+            lines.append(_generic_table(item, indent + "- "))
+    else:
+        lines.append(f"{indent}{payload}")
+    return "\n".join(lines)
+
+
+def _floats(text: str) -> list[float]:
+    try:
+        return [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise ValueError(f"could not read a comma-separated list of numbers from {text!r}") from None
+
+
+def _mechanism_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="rr, krr, blh, rappor, oue, hr, joint-krr, privunit, gaussian-local, "
+                               "bmg, central-gaussian (profile only), finite")
+    p.add_argument("--k", type=int, help="alphabet size")
+    p.add_argument("--m", type=int, help="number of jointly composed components (joint-krr)")
+    p.add_argument("--eps0", type=str, help="local epsilon")
+    p.add_argument("--p", type=str, help="keep probability (rr) / cap probability (privunit)")
+    p.add_argument("--theta", type=str, help="PrivUnit cap threshold in [-1, 1]")
+    p.add_argument("--d", type=int, help="dimension")
+    p.add_argument("--gamma", type=str, help="blanket mass in (0, 1] (bmg)")
+    p.add_argument("--sigma0", type=str, help="Gaussian scale (gaussian-local, bmg)")
+    p.add_argument("--sigma", type=str, help="central Gaussian noise multiplier (central-gaussian)")
+    p.add_argument("--matrix", type=str,
+                   help="finite mechanism rows separated by ';', entries by ',' (e.g. '0.7,0.3;0.2,0.8')")
+    p.add_argument("--hash-family", default="all", choices=["all", "nonconstant"], help="BLH hash family")
+    p.add_argument("--adjacency", default=None, choices=["zero-out", "replace-one"])
+
+
+def _build_mechanism(args: argparse.Namespace):
+    from shufflekit.mechanisms import make
+
+    matrix = None
+    if args.matrix:
+        matrix = [_floats(row) for row in args.matrix.split(";")]
+    return make(args.name, k=args.k, m=getattr(args, "m", None), eps0=args.eps0, p=args.p,
+                theta=args.theta, d=args.d, gamma=args.gamma, sigma0=args.sigma0, matrix=matrix,
+                hash_family=args.hash_family if args.name == "blh" else None)
+
+
+# ----------------------------------------------------------------- verify
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from shufflekit.verify import report
+    from shufflekit.verify.claims import PAPERS, CheckContext, load_catalog
+    from shufflekit.verify.runner import run_claims, summarise
+
+    registry = load_catalog()
+    claims = registry.select(args.only)
+    if args.list:
+        current = None
+        for c in sorted(claims, key=lambda c: (c.paper, c.section, c.id)):
+            if c.paper != current:
+                current = c.paper
+                print(f"\n[{c.paper}] {PAPERS.get(c.paper, c.paper)}")
+            print(f"  {c.id:<46} {c.section:<22} expected: {c.expected}")
+        print(f"\n{len(claims)} claims")
+        return 0
+    if not claims:
+        raise ValueError(f"--only {args.only!r} matches no registered claim")
+    ctx = CheckContext(quick=args.quick, thorough=args.thorough, dps=args.dps)
+    results = run_claims(claims, ctx, progress=not args.no_progress)
+    text = {"json": report.to_json, "markdown": report.to_markdown, "latex": report.to_latex,
+            "table": report.to_table}[args.format](results)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        print(text)
+    return 0 if summarise(results)["ok"] else 1
+
+
+# -------------------------------------------------------------- mechanism
+def _cmd_mechanism(args: argparse.Namespace) -> int:
+    from shufflekit.mechanisms.describe import describe
+
+    mech = _build_mechanism(args)
+    payload = describe(mech, epsilon=args.epsilon, adjacency=args.adjacency)
+    _emit(payload, args.format)
+    return 0
+
+
+# ------------------------------------------------------------------ latex
+def _cmd_latex(args: argparse.Namespace) -> int:
+    raise ValueError("shufflekit latex is not available yet")
+
+
+# ----------------------------------------------------------------- series
+def _cmd_series(args: argparse.Namespace) -> int:
+    raise ValueError("shufflekit series is not available yet")
+
+
+# ---------------------------------------------------------------- profile
+CONTINUOUS_PROFILES = ("bmg", "gaussian-local", "central-gaussian")
+
+
+def _cmd_profile(args: argparse.Namespace) -> int:
+    if args.epsilon is None and args.delta is None:
+        raise ValueError("give --epsilon E ... or --delta D ...")
+    if args.name in CONTINUOUS_PROFILES:
+        payload = _profile_continuous(args)
+    else:
+        payload = _profile_finite(args)
+    _emit(payload, args.format)
+    return 0
+
+
+def _profile_finite(args: argparse.Namespace) -> dict:
+    raise ValueError("profiles of finite mechanisms are not available yet")
+
+
+def _profile_continuous(args: argparse.Namespace) -> dict:
+    raise ValueError(f"profiles of {args.name} are not available yet")
+
+
+# -------------------------------------------------------------- histogram
+def _cmd_histogram(args: argparse.Namespace) -> int:
+    raise ValueError("shufflekit histogram is not available yet")
+
+
+# ----------------------------------------------------------------- design
+def _cmd_design(args: argparse.Namespace) -> int:
+    raise ValueError("shufflekit design is not available yet")
+
+
+# ------------------------------------------------------------------ parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shufflekit",
+        description="Derive, evaluate and verify privacy amplification by shuffling.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    v = sub.add_parser("verify", help="check every registered claim of the papers and report")
+    v.add_argument("--format", default="table", choices=["table", "json", "markdown", "latex"])
+    v.add_argument("--only", default=None, help="glob or substring of claim ids/papers/sources")
+    v.add_argument("--list", action="store_true", help="list the claims grouped by paper and section")
+    v.add_argument("--quick", action="store_true", help="trimmed grids (about 2 minutes)")
+    v.add_argument("--thorough", action="store_true", help="heavier hypothesis profile")
+    v.add_argument("--dps", type=int, default=50, help="mpmath working precision (digits)")
+    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.add_argument("-o", "--output", default=None, help="write the report to a file")
+    v.set_defaults(func=_cmd_verify)
+
+    m = sub.add_parser("mechanism", help="blanket, GPARV law, shuffle indices and eps0 of a mechanism")
+    _mechanism_args(m)
+    m.add_argument("--epsilon", type=str, default="0", help="epsilon of the GPARV law")
+    m.add_argument("--format", default="table", choices=["json", "table"])
+    m.set_defaults(func=_cmd_mechanism)
+
+    lx = sub.add_parser("latex", help="write derived results as LaTeX")
+    lx.add_argument("ids", nargs="*", help="result ids (see --list)")
+    lx.add_argument("--list", action="store_true", help="list the result ids")
+    lx.add_argument("--all", action="store_true", help="every result")
+    lx.add_argument("--document", action="store_true", help="a standalone article")
+    lx.add_argument("-o", "--output", default=None, help="output file (default: stdout)")
+    lx.set_defaults(func=_cmd_latex)
+
+    se = sub.add_parser("series", help="print a derived asymptotic expansion")
+    se.add_argument("id", help="series id, e.g. gaussian-local.sigma2-in-chi")
+    se.add_argument("--order", type=int, default=4, help="number of terms")
+    se.add_argument("--format", default="text", choices=["json", "latex", "text"])
+    se.set_defaults(func=_cmd_series)
+
+    pr = sub.add_parser("profile", help="shuffled privacy profile delta(eps) or eps(delta)")
+    _mechanism_args(pr)
+    pr.add_argument("--n", type=int, required=True, help="number of users")
+    pr.add_argument("--method", default=None,
+                    help="blanket | blanket-fft | lower | clone | clone-numeric | stronger-clone | "
+                         "hoeffding | bennett | chernoff (finite); blanket-fft | asymptotic | exact | gdp "
+                         "(continuous)")
+    pr.add_argument("--epsilon", type=float, nargs="+", default=None)
+    pr.add_argument("--delta", type=float, nargs="+", default=None)
+    pr.add_argument("--format", default="table", choices=["json", "table"])
+    pr.set_defaults(func=_cmd_profile)
+
+    hi = sub.add_parser("histogram", help="exact fixed-composition accounting of a binary-input channel")
+    hi.add_argument("--w0", required=True, help="W0 as comma-separated probabilities")
+    hi.add_argument("--w1", required=True, help="W1 as comma-separated probabilities")
+    hi.add_argument("--n", type=int, required=True)
+    hi.add_argument("--k", type=int, default=0, help="number of ones among the other users")
+    hi.add_argument("--jsd", action="store_true", help="also compute the exact JSD")
+    hi.add_argument("--epsilon", type=float, nargs="*", default=None)
+    hi.add_argument("--delta", type=float, nargs="*", default=None)
+    hi.add_argument("--format", default="table", choices=["json", "table"])
+    hi.set_defaults(func=_cmd_histogram)
+
+    de = sub.add_parser("design", help="optimise a mechanism's parameters")
+    de.add_argument("name", choices=["bmg"])
+    de.add_argument("--n", type=int, required=True)
+    de.add_argument("--epsilon", type=float, required=True)
+    de.add_argument("--delta", type=float, required=True)
+    de.add_argument("--d", type=int, default=1)
+    de.add_argument("--format", default="table", choices=["json", "table"])
+    de.set_defaults(func=_cmd_design)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ValueError as exc:
+        print(f"shufflekit {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,379 @@
+r"""Finite local randomizers given by a probability matrix.
+
+``R[x][y]`` is the probability that input ``x`` is reported as output ``y``.
+Entries may be floats, exact sympy numbers or sympy expressions of symbols
+(declared ``positive``), so the same object serves symbolic derivation and
+numeric accounting.  An output column may stand for ``multiplicity[y]`` outputs
+that every input treats alike (a lumped, symmetry-reduced alphabet); all sums
+over outputs are weighted by it.
+
+Everything below is computed from the matrix, never typed in:
+
+* the maximal blanket (Balle et al.; seed 002, Sec. 3.2):
+  :math:`c(y) = \min_x R_x(y)`, :math:`\gamma = \sum_y c(y)`, :math:`\omega = c/\gamma`,
+  so that :math:`R_x = \gamma\,\omega + (1-\gamma)\,\mathrm{LO}_x`;
+* the generalized privacy amplification random variable (GPARV, seed 002,
+  Def. 5.1 and Thm 4): :math:`G = (R_x(y) - e^{\varepsilon} R_{x'}(y)) / c(y)` with
+  probability :math:`c(y)` for each output and :math:`0` with probability
+  :math:`1-\gamma`;
+* the shuffle indices of seed 000, Sec. 2.4:
+  :math:`\chi_{lo} = 1/\sup_{x\simeq x'}\sqrt{\gamma^{-1}\mathrm{Var}_{\omega}[\ell_0]}`,
+  :math:`\chi_{up} = 1/\sup_{x\simeq x'}\sup_{z}\sqrt{\mathrm{Var}_{R_z}[(R_x-R_{x'})/R_z]}`;
+* the local :math:`\varepsilon_0 = \max_{x,x',y}\log(R_x(y)/R_{x'}(y))`.
+
+Adjacency: ``"zero-out"`` pairs an input ``x`` with the null input :data:`BOT`
+whose output law is the blanket :math:`\omega` (seed 000, Sec. 2.3);
+``"replace-one"`` pairs two distinct inputs.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import sympy as sp
+
+from shufflekit.mechanisms.law import DiscreteLaw
+from shufflekit.mechanisms.ordering import largest, sign, smallest
+
+BOT = "⊥"
+ADJACENCIES = ("zero-out", "replace-one")
+ROW_TOLERANCE = 1e-12
+
+
+def check_adjacency(adjacency: str) -> str:
+    if adjacency not in ADJACENCIES:
+        raise ValueError(f"adjacency={adjacency!r} is not allowed; use one of {', '.join(ADJACENCIES)}")
+    return adjacency
+
+
+@dataclass(frozen=True)
+class Blanket:
+    """Maximal blanket decomposition :math:`R_x = \\gamma\\,\\omega + (1-\\gamma)\\,LO_x`."""
+
+    gamma: Any
+    omega: tuple
+    floor: tuple  # c(y) = min_x R_x(y) = gamma * omega(y)
+
+
+@dataclass(frozen=True)
+class ShuffleIndex:
+    """A shuffle index with the neighbouring pair (and reference) attaining the sup."""
+
+    value: Any
+    pair: tuple
+    reference: Any = None
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+
+@dataclass(frozen=True)
+class FiniteMechanism:
+    name: str
+    inputs: tuple
+    outputs: tuple
+    probs: tuple  # tuple of rows, one per input
+    multiplicity: tuple
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- build
+    @classmethod
+    def from_matrix(cls, matrix: Sequence[Sequence[Any]], *, inputs: Sequence | None = None,
+                    outputs: Sequence | None = None, multiplicity: Sequence | None = None,
+                    name: str = "finite", params: Mapping[str, Any] | None = None
+                    ) -> "FiniteMechanism":
+        """Build and validate a mechanism from its probability matrix (rows = inputs)."""
+        rows = [list(r) for r in (matrix.tolist() if isinstance(matrix, np.ndarray) else matrix)]
+        if not rows or not rows[0]:
+            raise ValueError("matrix must have at least one row and one column")
+        width = len(rows[0])
+        if any(len(r) != width for r in rows):
+            raise ValueError("matrix rows must all have the same length")
+        inputs = tuple(inputs) if inputs is not None else tuple(range(len(rows)))
+        outputs = tuple(outputs) if outputs is not None else tuple(range(width))
+        if len(inputs) != len(rows) or len(outputs) != width:
+            raise ValueError("inputs/outputs labels do not match the matrix shape")
+        mult = tuple(multiplicity) if multiplicity is not None else (1,) * width
+        if len(mult) != width:
+            raise ValueError(f"multiplicity has {len(mult)} entries, expected {width}")
+        clean = tuple(tuple(_clean(v, f"R[{inputs[i]!r}][{outputs[j]!r}]")
+                            for j, v in enumerate(r)) for i, r in enumerate(rows))
+        mech = cls(name=name, inputs=inputs, outputs=outputs, probs=clean,
+                   multiplicity=tuple(_clean(m, "multiplicity") for m in mult),
+                   params=dict(params or {}))
+        mech._validate_rows()
+        return mech
+
+    def _validate_rows(self) -> None:
+        for x, row in zip(self.inputs, self.probs):
+            total = sum(m * p for m, p in zip(self.multiplicity, row))
+            if self.is_symbolic:
+                if sp.simplify(sp.sympify(total) - 1) != 0:
+                    raise ValueError(f"row {x!r} sums to {sp.sstr(sp.simplify(total))}, "
+                                     "allowed: exactly 1")
+            elif abs(float(total) - 1.0) > ROW_TOLERANCE:
+                raise ValueError(f"row {x!r} sums to {float(total)!r}, allowed: 1 within "
+                                 f"{ROW_TOLERANCE:g}")
+
+    # ------------------------------------------------------------ basics
+    @property
+    def is_symbolic(self) -> bool:
+        return any(isinstance(p, sp.Basic) and p.free_symbols for r in self.probs for p in r)
+
+    @property
+    def is_exact(self) -> bool:
+        return all(isinstance(p, sp.Basic) for r in self.probs for p in r)
+
+    def row(self, x) -> tuple:
+        """Output probabilities of input ``x``; the null input :data:`BOT` gives omega."""
+        if x == BOT:
+            return self.blanket().omega
+        try:
+            return self.probs[self.inputs.index(x)]
+        except ValueError:
+            raise ValueError(f"input={x!r} is not an input of {self.name}; "
+                             f"allowed: {list(self.inputs)}") from None
+
+    def subs(self, values: Mapping) -> "FiniteMechanism":
+        """Substitute parameter values (symbol -> number) into every entry."""
+        rows = [[sp.sympify(p).subs(values) for p in r] for r in self.probs]
+        mult = [sp.sympify(m).subs(values) for m in self.multiplicity]
+        return FiniteMechanism.from_matrix(rows, inputs=self.inputs, outputs=self.outputs,
+                                           multiplicity=mult, name=self.name,
+                                           params={k: (sp.sympify(v).subs(values)
+                                                       if isinstance(v, sp.Basic) else v)
+                                                   for k, v in self.params.items()})
+
+    def to_numpy(self) -> tuple[np.ndarray, np.ndarray]:
+        """(matrix, multiplicity) as float arrays; raises if symbols remain."""
+        if self.is_symbolic:
+            raise ValueError(f"{self.name} has free symbols; substitute numbers first")
+        return (np.array([[float(p) for p in r] for r in self.probs]),
+                np.array([float(m) for m in self.multiplicity]))
+
+    # ----------------------------------------------------------- blanket
+    def blanket(self) -> Blanket:
+        return self._blanket
+
+    @cached_property
+    def _blanket(self) -> Blanket:
+        floor = tuple(smallest([r[j] for r in self.probs]) for j in range(len(self.outputs)))
+        gamma = _tidy(sum(m * c for m, c in zip(self.multiplicity, floor)))
+        if sign(gamma) <= 0:
+            return Blanket(gamma=gamma, omega=tuple(0 for _ in floor), floor=floor)
+        omega = tuple(_tidy(c / gamma) for c in floor)
+        return Blanket(gamma=gamma, omega=omega, floor=floor)
+
+    # ------------------------------------------------------------- pairs
+    def pairs(self, adjacency: str = "replace-one") -> list[tuple]:
+        """All ordered neighbouring pairs under ``adjacency``."""
+        check_adjacency(adjacency)
+        if adjacency == "zero-out":
+            return [(x, BOT) for x in self.inputs] + [(BOT, x) for x in self.inputs]
+        return [(a, b) for a in self.inputs for b in self.inputs if a != b]
+
+    # -------------------------------------------------------------- GPARV
+    def gparv(self, epsilon: Any, pair: tuple) -> DiscreteLaw:
+        r"""Exact law of :math:`G_\varepsilon^{x,x'}` (seed 002, Def. 5.1)."""
+        _check_epsilon(epsilon)
+        b = self.blanket()
+        if sign(b.gamma) <= 0:
+            raise ValueError(f"{self.name} has blanket mass gamma=0; the GPARV needs gamma in (0, 1]")
+        ra, rb = self.row(pair[0]), self.row(pair[1])
+        e = sp.exp(epsilon) if isinstance(epsilon, sp.Basic) else math.exp(epsilon)
+        terms = []
+        for j, c in enumerate(b.floor):
+            if sign(c) == 0:
+                if sign(ra[j]) != 0 or sign(rb[j]) != 0:
+                    raise ValueError(f"output {self.outputs[j]!r} has no blanket mass but positive "
+                                     f"probability under the pair {pair}: {self.name} is not "
+                                     "eps0-LDP, so its GPARV is unbounded")
+                continue
+            terms.append((_tidy((ra[j] - e * rb[j]) / c), self.multiplicity[j] * c))
+        terms.append((0, _simp(1 - b.gamma)))
+        return DiscreteLaw.from_pairs(terms)
+
+    def gparv_laws(self, epsilon: Any, adjacency: str = "replace-one") -> list[tuple[DiscreteLaw, list]]:
+        """The distinct GPARV laws over all neighbouring pairs, each with its pairs."""
+        out: list[tuple[DiscreteLaw, list]] = []
+        for pair in self.pairs(adjacency):
+            law = self.gparv(epsilon, pair)
+            for known, prs in out:
+                if _same_law(known, law):
+                    prs.append(pair)
+                    break
+            else:
+                out.append((law, [pair]))
+        return out
+
+    # ---------------------------------------------------- shuffle indices
+    def _weighted_chi2(self, num_a, num_b, ref) -> Any:
+        """:math:`\\sum_y m_y (a_y - b_y)^2 / r_y` (infinite if r_y = 0 < |a_y - b_y|)."""
+        total = 0
+        for m, a, b, r in zip(self.multiplicity, num_a, num_b, ref):
+            d = a - b
+            if sign(r) == 0:
+                if sign(d) != 0:
+                    return sp.oo
+                continue
+            total += m * d * d / r
+        return _simp(total)
+
+    @cached_property
+    def _mp(self):
+        """Entries at 60 significant digits (mpmath) for fast arg-max searches."""
+        import mpmath
+
+        with mpmath.workdps(60):
+            conv = (lambda v: mpmath.mpf(sp.N(v, 60)) if isinstance(v, sp.Basic) else mpmath.mpf(v))
+            rows = {x: [conv(p) for p in r] for x, r in zip(self.inputs, self.probs)}
+            rows[BOT] = [conv(o) for o in self.blanket().omega]
+            mult = [conv(m) for m in self.multiplicity]
+        return rows, mult
+
+    def _argmax(self, candidates, value_of):
+        """Arg-max of ``value_of(candidate)``; numeric mechanisms compare at 60 digits
+        and only the winner is computed exactly."""
+        if self.is_symbolic:
+            best, arg = None, None
+            for c in candidates:
+                v = value_of(c, exact=True)
+                if best is None or sign(v - best) > 0:
+                    best, arg = v, c
+            return best, arg
+        import mpmath
+
+        with mpmath.workdps(60):
+            scored = [(value_of(c, exact=False), i) for i, c in enumerate(candidates)]
+        arg = candidates[max(scored)[1]]
+        return value_of(arg, exact=True), arg
+
+    def _chi2_mp(self, a, b, ref):
+        rows, mult = self._mp
+        total = 0
+        for m, pa, pb, r in zip(mult, rows[a], rows[b], rows[ref]):
+            d = pa - pb
+            if r == 0:
+                if d != 0:
+                    return float("inf")
+                continue
+            total += m * d * d / r
+        return total
+
+    def chi_lo(self, adjacency: str = "zero-out") -> ShuffleIndex:
+        r""":math:`\chi_{lo}` (seed 000, Def. 2.4), worst pair found by enumeration."""
+        b = self.blanket()
+        if sign(b.gamma) <= 0:
+            return ShuffleIndex(value=0, pair=())
+
+        def value_of(pair, exact):
+            if exact:
+                return self._weighted_chi2(self.row(pair[0]), self.row(pair[1]), b.omega)
+            return self._chi2_mp(pair[0], pair[1], BOT)
+
+        best, arg = self._argmax(self.pairs(adjacency), value_of)
+        if sign(best) == 0:
+            return ShuffleIndex(value=sp.oo, pair=arg)
+        return ShuffleIndex(value=_tidy(sp.sqrt(_tidy(b.gamma / best))), pair=arg)
+
+    def chi_up(self, adjacency: str = "zero-out") -> ShuffleIndex:
+        r""":math:`\chi_{up}` (seed 000, Def. 2.4): sup over pairs and references :math:`z`."""
+        def value_of(cand, exact):
+            pair, z = cand
+            if exact:
+                return self._weighted_chi2(self.row(pair[0]), self.row(pair[1]), self.row(z))
+            return self._chi2_mp(pair[0], pair[1], z)
+
+        cands = [(pair, z) for pair in self.pairs(adjacency) for z in self.inputs]
+        best, (arg, ref) = self._argmax(cands, value_of)
+        if best == sp.oo:
+            return ShuffleIndex(value=0, pair=arg, reference=ref)
+        if sign(best) == 0:
+            return ShuffleIndex(value=sp.oo, pair=arg, reference=ref)
+        return ShuffleIndex(value=_tidy(1 / sp.sqrt(_tidy(best))), pair=arg, reference=ref)
+
+    # ---------------------------------------------------------------- LDP
+    def eps0(self) -> Any:
+        r"""Local :math:`\varepsilon_0 = \max \log(R_x(y)/R_{x'}(y))` (``oo`` if unbounded)."""
+        ratios = []
+        for j in range(len(self.outputs)):
+            col = [r[j] for r in self.probs]
+            hi, lo = largest(col), smallest(col)
+            if sign(hi) == 0:
+                continue
+            if sign(lo) == 0:
+                return sp.oo
+            ratios.append(hi / lo)
+        return _tidy(sp.log(_tidy(largest(ratios)))) if ratios else sp.Integer(0)
+
+    # ------------------------------------------------------ post-process
+    def post_process(self, kernel: Sequence[Sequence[Any]], *, outputs: Sequence | None = None,
+                     name: str | None = None) -> "FiniteMechanism":
+        """The mechanism :math:`K\\circ R` for a Markov kernel ``kernel[y][z]``."""
+        if any(m != 1 for m in self.multiplicity):
+            raise ValueError("post_process needs an unlumped mechanism (all multiplicities 1)")
+        K = [list(r) for r in kernel]
+        if len(K) != len(self.outputs):
+            raise ValueError(f"kernel has {len(K)} rows, expected {len(self.outputs)}")
+        width = len(K[0])
+        rows = [[sum(r[y] * K[y][z] for y in range(len(r))) for z in range(width)]
+                for r in self.probs]
+        return FiniteMechanism.from_matrix(rows, inputs=self.inputs, outputs=outputs,
+                                           name=name or f"K∘{self.name}", params=self.params)
+
+
+def _same_law(a: DiscreteLaw, b: DiscreteLaw) -> bool:
+    if len(a) != len(b):
+        return False
+    return all(sign(x - y) == 0 for x, y in zip(a.atoms, b.atoms)) and \
+        all(sign(p - q) == 0 for p, q in zip(a.probabilities, b.probabilities))
+
+
+def _clean(v: Any, what: str) -> Any:
+    if isinstance(v, sp.Basic):
+        if v.free_symbols:
+            return v
+        if v.has(sp.nan) or not v.is_finite:
+            raise ValueError(f"{what}={v} is not allowed; probabilities must be finite numbers in [0, 1]")
+        if sign(v) < 0:
+            raise ValueError(f"{what}={sp.sstr(v)} is negative; allowed range [0, 1]")
+        return v
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}={v!r} is not a number") from None
+    if math.isnan(f) or math.isinf(f):
+        raise ValueError(f"{what}={f!r} is not allowed; allowed range [0, 1]")
+    if f < 0:
+        raise ValueError(f"{what}={f!r} is negative; allowed range [0, 1]")
+    if isinstance(v, (int, np.integer)):
+        return sp.Integer(int(v))
+    return f
+
+
+def _check_epsilon(epsilon: Any) -> None:
+    if isinstance(epsilon, sp.Basic) and epsilon.free_symbols:
+        return
+    e = float(epsilon)
+    if math.isnan(e) or e < 0:
+        raise ValueError(f"epsilon={epsilon!r} is not allowed; allowed range [0, inf)")
+
+
+def _simp(x):
+    """Canonical form for symbolic values (cancel, then factor); closed-form
+    numbers are left as they are until :func:`_tidy` is called on a final result."""
+    if isinstance(x, sp.Basic) and x.free_symbols:
+        return sp.factor(sp.cancel(x))
+    return x
+
+
+def _tidy(x):
+    """Final canonical form of an exact result (also for closed-form numbers)."""
+    if isinstance(x, sp.Basic) and x.free_symbols:
+        return sp.factor(sp.cancel(x))
+    if isinstance(x, sp.Basic) and not x.is_Number:
+        return sp.powsimp(sp.cancel(x))
+    return x

@@ -1,0 +1,222 @@
+r"""Central Gaussian mechanism and Gaussian differential privacy (GDP), at any precision.
+
+Two Gaussians :math:`N(\Delta, s^2)` and :math:`N(0, s^2)` have the hockey-stick profile
+(Balle and Wang 2018, Thm 8; seed 000, App. A.1, eq. (analytic-gauss-delta))
+
+.. math::
+    \delta(\varepsilon; \mu) = \Phi\Big(-\frac{\varepsilon}{\mu} + \frac{\mu}{2}\Big)
+      - e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\Big),
+    \qquad \mu = \Delta / s,
+
+which is also the :math:`(\varepsilon,\delta)` curve of :math:`\mu`-GDP (Dong, Roth, Su 2022,
+Cor. 2.13).  The central Gaussian mean estimator :math:`\mathsf{GM}(\sigma)` of seed 000
+(eq. (gm-def)) has zero-out sensitivity :math:`\Delta = 1/n` and noise
+:math:`s = \sigma/\sqrt n`, hence :math:`\mu = 1/(\sigma\sqrt n)`.
+
+Precision.  The two terms nearly cancel when :math:`\varepsilon/\mu` is large (their ratio is
+about :math:`1 - \mu^2/\varepsilon`), so the mpmath path works at the requested digits plus the
+digits lost to that cancellation (measured, then the evaluation is repeated if needed); mpmath
+numbers have an unbounded exponent, so :math:`\delta = 10^{-300}` (or :math:`10^{-10^5}`) keeps all
+its digits.  The float path works in log space with ``log_ndtr`` and ``expm1`` and reports an
+estimate of its relative error (:func:`gdp_delta_float_with_error`).
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Sequence
+
+import mpmath as mp
+from scipy.special import log_ndtr
+
+from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
+                                        check_epsilon, check_n)
+
+
+# ----------------------------------------------------------------------------- validation
+def check_sigma(sigma: Any, name: str = "sigma") -> float:
+    try:
+        s = float(sigma)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={sigma!r} is not a number") from None
+    if math.isnan(s) or s <= 0 or math.isinf(s):
+        raise ValueError(f"{name}={sigma!r} is not allowed; allowed range (0, inf)")
+    return s
+
+
+def check_mu(mu: Any) -> float:
+    return check_sigma(mu, "mu")
+
+
+def mu_of(sigma: Any, n: Any) -> float:
+    r""":math:`\mu = \Delta/s = (1/n)/(\sigma/\sqrt n) = 1/(\sigma\sqrt n)` for :math:`\mathsf{GM}(\sigma)`."""
+    return 1.0 / (check_sigma(sigma) * math.sqrt(check_n(n)))
+
+
+# ----------------------------------------------------------------------------- mpmath path
+def _terms(eps: mp.mpf, mu: mp.mpf) -> tuple[mp.mpf, mp.mpf]:
+    r""":math:`(\Phi(-\varepsilon/\mu + \mu/2),\ e^\varepsilon\Phi(-\varepsilon/\mu - \mu/2))` via erfc."""
+    x1 = -eps / mu + mu / 2
+    x2 = -eps / mu - mu / 2
+    t1 = mp.erfc(-x1 / mp.sqrt(2)) / 2
+    t2 = mp.exp(eps) * mp.erfc(-x2 / mp.sqrt(2)) / 2
+    return t1, t2
+
+
+def gdp_delta_mp(epsilon: Any, mu: Any, dps: int = 50) -> mp.mpf:
+    r""":math:`\delta(\varepsilon;\mu)` correct to ``dps`` significant digits (mpmath)."""
+    check_epsilon(epsilon)
+    check_mu(mu)
+    extra = 15
+    for _ in range(6):
+        with mp.workdps(dps + extra):
+            e, m = mp.mpf(epsilon), mp.mpf(mu)
+            t1, t2 = _terms(e, m)
+            d = t1 - t2
+            if d <= 0:   # cannot happen mathematically (t1 > t2); precision was too low
+                extra *= 2
+                continue
+            lost = float(mp.log10(t1 / d))
+            if lost + 5 < extra:
+                return +d
+            extra = int(lost) + 20
+    raise CannotCertify(f"could not evaluate delta(eps={epsilon}, mu={mu}) to {dps} digits")
+
+
+def gdp_log_delta_mp(epsilon: Any, mu: Any, dps: int = 50) -> mp.mpf:
+    r""":math:`\log\delta(\varepsilon;\mu)` (mpmath)."""
+    with mp.workdps(dps):
+        return mp.log(gdp_delta_mp(epsilon, mu, dps))
+
+
+# ----------------------------------------------------------------------------- float path
+def gdp_log_delta_float(epsilon: float, mu: float) -> float:
+    r""":math:`\log\delta` in float64:
+    :math:`\log\delta = \ell_1 + \log(-\mathrm{expm1}(\ell_2 - \ell_1))` with
+    :math:`\ell_1 = \log\Phi(-\varepsilon/\mu+\mu/2)`, :math:`\ell_2 = \varepsilon + \log\Phi(-\varepsilon/\mu-\mu/2)`.
+    The difference :math:`\ell_2 - \ell_1` carries an absolute error of about
+    :math:`u(1 + (\varepsilon/\mu)^2)`, so the relative error of :math:`\delta` is about
+    :math:`u(1+(\varepsilon/\mu)^2)/|\ell_2-\ell_1|`: use the mpmath path when that matters."""
+    e, m = check_epsilon(epsilon), check_mu(mu)
+    l1 = float(log_ndtr(-e / m + m / 2))
+    l2 = e + float(log_ndtr(-e / m - m / 2))
+    diff = l2 - l1
+    if diff >= 0:
+        return -math.inf
+    return l1 + math.log(-math.expm1(diff))
+
+
+def gdp_delta_float(epsilon: float, mu: float) -> float:
+    r""":math:`\delta(\varepsilon;\mu)` in float64 (underflows to 0 below about 1e-308)."""
+    return math.exp(gdp_log_delta_float(epsilon, mu))
+
+
+def gdp_delta_float_with_error(epsilon: float, mu: float) -> tuple[float, float]:
+    r"""``(delta, abs_error_estimate)`` in float64; falls back to mpmath when delta underflows.
+
+    The error estimate is :math:`\delta\,u\,(4 + (\varepsilon/\mu)^2)/|\ell_2-\ell_1|` (see
+    :func:`gdp_log_delta_float`), :math:`u = 2^{-53}`."""
+    e, m = check_epsilon(epsilon), check_mu(mu)
+    l1 = float(log_ndtr(-e / m + m / 2))
+    l2 = e + float(log_ndtr(-e / m - m / 2))
+    diff = l2 - l1
+    d = math.exp(l1 + math.log(-math.expm1(diff))) if diff < 0 else 0.0
+    if d == 0.0 or not math.isfinite(d):
+        return float(gdp_delta_mp(e, m, 30)), 0.0
+    u = 2.0 ** -53
+    return d, d * u * (4 + (e / m) ** 2) / abs(diff)
+
+
+def gdp_delta(epsilon: Any, mu: Any, dps: int | None = None) -> Any:
+    r"""GDP curve :math:`\delta_{GDP}(\varepsilon;\mu)` (Dong-Roth-Su Cor. 2.13): float when
+    ``dps`` is None, else an mpmath number with ``dps`` digits."""
+    if dps is None:
+        return gdp_delta_float(epsilon, mu)
+    return gdp_delta_mp(epsilon, mu, dps)
+
+
+# ----------------------------------------------------------------------------- conversions
+def _log_delta_30(e: float, m: float) -> float:
+    return float(gdp_log_delta_mp(e, m, 30))
+
+
+def gdp_epsilon(mu: Any, delta: Any) -> float:
+    r"""Smallest :math:`\varepsilon \ge 0` with :math:`\delta(\varepsilon;\mu) \le \delta` (relative 1e-13)."""
+    from scipy.optimize import brentq
+
+    m = check_mu(mu)
+    target = math.log(check_delta(delta))
+    if _log_delta_30(0.0, m) <= target:
+        return 0.0
+    hi = max(m, 1e-6)
+    while _log_delta_30(hi, m) > target:
+        hi *= 2
+        if hi > 1e8:
+            raise CannotCertify(f"delta={delta} is not reached for mu={mu}")
+    lo = hi / 2 if _log_delta_30(hi / 2, m) > target else 0.0
+    return brentq(lambda e: _log_delta_30(e, m) - target, lo, hi, xtol=1e-300, rtol=1e-14)
+
+
+def gdp_mu(epsilon: Any, delta: Any) -> float:
+    r"""The :math:`\mu` with :math:`\delta(\varepsilon;\mu) = \delta` (increasing in :math:`\mu`)."""
+    from scipy.optimize import brentq
+
+    e = check_epsilon(epsilon)
+    target = math.log(check_delta(delta))
+    g = lambda lm: _log_delta_30(e, math.exp(lm)) - target
+    lo, hi = -1.0, 1.0
+    while g(lo) > 0:
+        lo -= 2
+        if lo < -700:
+            raise CannotCertify(f"no mu reaches delta={delta} at eps={epsilon}")
+    while g(hi) < 0:
+        hi += 2
+        if hi > 50:
+            raise CannotCertify(f"no mu reaches delta={delta} at eps={epsilon}")
+    return math.exp(brentq(g, lo, hi, xtol=1e-15, rtol=1e-14))
+
+
+# ----------------------------------------------------------------------------- central GM
+def central_gaussian_delta(epsilon: Any, sigma: Any, n: Any, dps: int | None = None) -> Any:
+    r""":math:`\delta_{\mathsf{GM}(\sigma)}(\varepsilon)` with :math:`\mu = 1/(\sigma\sqrt n)` (seed 000, eq. (delta-ab))."""
+    return gdp_delta(epsilon, mu_of(sigma, n), dps)
+
+
+def calibrate_sigma(epsilon: Any, delta: Any, n: Any) -> float:
+    r"""Smallest :math:`\sigma` with :math:`\mathsf{GM}(\sigma)` :math:`(\varepsilon,\delta)`-DP for ``n`` users."""
+    n = check_n(n)
+    return 1.0 / (gdp_mu(epsilon, delta) * math.sqrt(n))
+
+
+def epsilon_for_sigma(sigma: Any, delta: Any, n: Any) -> float:
+    r""":math:`\varepsilon` of :math:`\mathsf{GM}(\sigma)` at ``delta`` for ``n`` users."""
+    return gdp_epsilon(mu_of(sigma, n), delta)
+
+
+def rmse(sigma: Any, n: Any) -> float:
+    r"""Per-coordinate RMSE :math:`\sqrt{E\|\mathsf{GM}-\bar x\|^2/d} = \sigma/\sqrt n` (seed 000, eq. (gm-mse)):
+    the noise :math:`(\sigma/\sqrt n) Z` has per-coordinate variance :math:`\sigma^2/n`."""
+    return check_sigma(sigma) / math.sqrt(check_n(n))
+
+
+def central_gaussian_profile(sigma: Any, n: Any, epsilons: Sequence[float] | None = None,
+                             deltas: Sequence[float] | None = None, dps: int | None = None) -> PrivacyProfile:
+    """Exact profile of :math:`\\mathsf{GM}(\\sigma)` (``bound="exact"``)."""
+    n = check_n(n)
+    mu = mu_of(sigma, n)
+    pts = []
+    for e in epsilons or []:
+        t0 = time.perf_counter()
+        e = check_epsilon(e)
+        if dps is None:
+            d, err = gdp_delta_float_with_error(e, mu)
+        else:
+            d, err = gdp_delta_mp(e, mu, dps), 0.0
+        pts.append(ProfilePoint(e, float(d), "exact", float(err), time.perf_counter() - t0))
+    for dl in deltas or []:
+        t0 = time.perf_counter()
+        e = gdp_epsilon(mu, dl)
+        pts.append(ProfilePoint(e, float(check_delta(dl)), "exact", 0.0, time.perf_counter() - t0))
+    return PrivacyProfile(method="exact", bound="exact", points=tuple(pts), n=n,
+                          mechanism={"name": "central-gaussian", "sigma": str(sigma), "mu": mu,
+                                     "sensitivity": f"1/{n}", "noise_sd": check_sigma(sigma) / math.sqrt(n)})

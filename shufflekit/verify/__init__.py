@@ -1,0 +1,6 @@
+"""The claim registry: every checkable statement of the papers, cross-checked."""
+from shufflekit.verify.claims import (REGISTRY, CheckContext, Claim, Outcome, Result, claim,
+                                      confirmed, imprecise, load_catalog, not_checkable, refuted)
+
+__all__ = ["REGISTRY", "CheckContext", "Claim", "Outcome", "Result", "claim", "confirmed",
+           "imprecise", "load_catalog", "not_checkable", "refuted"]

@@ -1,0 +1,96 @@
+r"""Reports of a verification run: terminal table, JSON, Markdown and LaTeX.
+
+The JSON schema is ``{"claims": [{"id", "paper", "source", "statement",
+"verdict", "expected", "evidence", "seconds", "values"}], "summary": {...}}``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+
+from shufflekit.verify.claims import PAPERS, Result
+from shufflekit.verify.runner import summarise
+
+_ORDER = {"refuted": 0, "imprecise": 1, "not-checkable": 2, "confirmed": 3}
+
+
+def to_json(results: list[Result]) -> str:
+    return json.dumps({"claims": [r.as_dict() for r in results],
+                       "summary": summarise(results)}, indent=2)
+
+
+def to_table(results: list[Result], width: int | None = None) -> str:
+    width = width or max(100, shutil.get_terminal_size((120, 20)).columns)
+    idw = min(44, max((len(r.claim.id) for r in results), default=10))
+    head = f"{'claim':<{idw}}  {'verdict':<13} {'expected':<13} evidence"
+    lines = [head, "-" * min(width, len(head) + 40)]
+    evw = max(30, width - idw - 32)
+    for r in results:
+        flag = " " if not r.regression else "!"
+        ev = textwrap.shorten(r.outcome.evidence, evw, placeholder=" ...")
+        lines.append(f"{r.claim.id:<{idw}}{flag} {r.outcome.verdict:<13} "
+                     f"{r.claim.expected:<13} {ev}")
+    s = summarise(results)
+    lines.append("")
+    lines.append(f"{s['total']} claims: {s['confirmed']} confirmed, {s['refuted']} refuted, "
+                 f"{s['imprecise']} imprecise, {s['not-checkable']} not checkable "
+                 f"({s['seconds']:.1f} s)")
+    if s["regressions"]:
+        lines.append(f"{len(s['regressions'])} verdict(s) differ from the recorded "
+                     f"expectation (marked !): {', '.join(s['regressions'])}")
+    else:
+        lines.append("every verdict equals its recorded expectation")
+    return "\n".join(lines)
+
+
+def to_markdown(results: list[Result]) -> str:
+    s = summarise(results)
+    out = ["# shufflekit verification report", "",
+           f"{s['total']} claims: {s['confirmed']} confirmed, {s['refuted']} refuted, "
+           f"{s['imprecise']} imprecise, {s['not-checkable']} not checkable.", ""]
+    for paper in sorted({r.claim.paper for r in results}):
+        out += [f"## {paper}: {PAPERS.get(paper, paper)}", "",
+                "| claim | source | verdict | expected | evidence |",
+                "| --- | --- | --- | --- | --- |"]
+        rows = sorted((r for r in results if r.claim.paper == paper),
+                      key=lambda r: (_ORDER[r.outcome.verdict], r.claim.id))
+        for r in rows:
+            ev = r.outcome.evidence.replace("|", "\\|").replace("\n", " ")
+            out.append(f"| `{r.claim.id}` | {r.claim.source} | **{r.outcome.verdict}** | "
+                       f"{r.claim.expected} | {ev} |")
+        out.append("")
+    return "\n".join(out)
+
+
+_TEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                "\\": r"\textbackslash{}"}
+
+
+def tex_escape(text: str) -> str:
+    return "".join(_TEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def to_latex(results: list[Result]) -> str:
+    """A standalone article; refuted and imprecise claims come first."""
+    s = summarise(results)
+    body = [r"\documentclass[10pt]{article}", r"\usepackage[margin=0.8in]{geometry}",
+            r"\usepackage{amsmath,amssymb,longtable}", r"\begin{document}",
+            r"\section*{shufflekit verification report}",
+            tex_escape(f"{s['total']} claims: {s['confirmed']} confirmed, {s['refuted']} "
+                       f"refuted, {s['imprecise']} imprecise, {s['not-checkable']} not checkable."),
+            ""]
+    rows = sorted(results, key=lambda r: (_ORDER[r.outcome.verdict], r.claim.paper, r.claim.id))
+    current = None
+    for r in rows:
+        if r.outcome.verdict != current:
+            current = r.outcome.verdict
+            body.append(rf"\subsection*{{{tex_escape(current.capitalize())}}}")
+        body.append(r"\paragraph{" + tex_escape(f"{r.claim.id} ({r.claim.paper}, "
+                                                 f"{r.claim.source})") + "}")
+        body.append(r"\textit{Statement:} $" + r.claim.statement + r"$\\")
+        body.append(r"\textit{Evidence:} " + tex_escape(r.outcome.evidence))
+        body.append("")
+    body.append(r"\end{document}")
+    return "\n".join(body)
