@@ -78,10 +78,12 @@ def _build_mechanism(args: argparse.Namespace):
 # ----------------------------------------------------------------- verify
 def _cmd_verify(args: argparse.Namespace) -> int:
     from shufflekit.verify import report
-    from shufflekit.verify.claims import PAPERS, CheckContext, load_catalog
+    from shufflekit.verify.claims import PAPERS, CheckContext, load_catalog, load_plugin
     from shufflekit.verify.runner import run_claims, summarise
 
     registry = load_catalog()
+    for path in args.plugin or []:
+        load_plugin(path)
     claims = registry.select(args.only)
     if args.list:
         current = None
@@ -143,7 +145,83 @@ def _cmd_profile(args: argparse.Namespace) -> int:
 
 
 def _profile_finite(args: argparse.Namespace) -> dict:
-    raise ValueError("profiles of finite mechanisms are not available yet")
+    """Shuffled profile of a finite mechanism by one of the finite methods (seed 002 et al.)."""
+    import math
+    import time
+
+    from tqdm import tqdm
+
+    from shufflekit.numeric import baselines as bl
+    from shufflekit.numeric.blanket import BlanketAccountant, certified_epsilon, describe_mechanism
+    from shufflekit.numeric.lower import LowerAccountant
+    from shufflekit.numeric.profile import check_delta, check_epsilon, check_n
+
+    methods = ("blanket", "blanket-fft", "lower", "clone", "clone-numeric", "stronger-clone",
+               "hoeffding", "bennett", "chernoff")
+    method = args.method or "blanket"
+    if method not in methods:
+        raise ValueError(f"--method {method!r} is not allowed for finite mechanisms; use one of "
+                         f"{', '.join(methods)}")
+    n = check_n(args.n)
+    if args.epsilon is not None and args.delta is not None:
+        raise ValueError("give either --epsilon or --delta, not both")
+    targets = [check_epsilon(e) for e in args.epsilon] if args.epsilon is not None else \
+        [check_delta(d) for d in args.delta]
+    mech = _build_mechanism(args)
+    if not hasattr(mech, "to_numpy") and not hasattr(mech, "components"):
+        raise ValueError(f"mechanism {args.name!r} is not finite; use a continuous method")
+    adjacency = args.adjacency or "replace-one"
+    eps0 = float(mech.eps0())
+    if not math.isfinite(eps0):
+        raise ValueError(f"{args.name} is not eps0-LDP for a finite eps0; the finite methods need it")
+    bound = "lower" if method == "lower" else "upper"
+
+    if method in ("blanket", "blanket-fft"):
+        acc = BlanketAccountant.of(mech, n, method="exact" if method == "blanket" else "fft",
+                                   adjacency=adjacency, l=getattr(args, "grid", None))
+        delta_fn = acc.delta
+    elif method == "lower":
+        low = LowerAccountant.of(mech, n)
+        delta_fn = lambda e: low.delta(e)[:2]  # noqa: E731
+    elif method == "clone-numeric":
+        delta_fn = lambda e: bl.clone_delta(eps0, n, e)  # noqa: E731
+    elif method in ("clone", "stronger-clone"):
+        if method == "clone":
+            eps_of = lambda d: bl.fmt21_epsilon(eps0, n, d)  # noqa: E731
+        else:
+            ok, why = bl.stronger_clone_applies(mech)
+            if not ok:
+                raise bl.CannotCertify("the 2023 stronger-clone bound is only established for "
+                                       f"randomizers without a left-over part: {why}")
+            eps_of = lambda d: bl.fmt23_epsilon(eps0, n, d)  # noqa: E731
+        delta_fn = lambda e: (bl.closed_form_delta(eps_of, e), 0.0)  # noqa: E731
+    else:
+        fn = {"hoeffding": bl.hoeffding_delta, "bennett": bl.bennett_delta}.get(method)
+        if fn is not None:
+            delta_fn = lambda e: (fn(mech, n, e, adjacency) if e > 0 else 1.0, 0.0)  # noqa: E731
+        else:
+            delta_fn = lambda e: (bl.chernoff_canonical_delta(mech, n, e), 0.0)  # noqa: E731
+
+    points = []
+    for t in tqdm(targets, desc=method, unit="pt", file=sys.stderr, leave=False,
+                  disable=len(targets) < 5):
+        t0 = time.perf_counter()
+        if args.epsilon is not None:
+            d, err = delta_fn(t)
+            eps = t
+        elif method in ("clone", "stronger-clone"):
+            eps = eps_of(t)
+            d, err = t, 0.0
+        elif method == "lower":
+            eps = low.epsilon(t)
+            d, err = t, delta_fn(eps)[1]
+        else:
+            eps = certified_epsilon(lambda e: delta_fn(e)[0], t, eps_max=eps0, rel_tol=1e-8)
+            d, err = t, delta_fn(eps)[1]
+        points.append({"epsilon": eps, "delta": min(float(d), 1.0), "bound": bound,
+                       "error": float(err), "seconds": round(time.perf_counter() - t0, 6)})
+    payload = {"mechanism": describe_mechanism(mech), "n": n, "method": method, "points": points}
+    return payload
 
 
 def _profile_continuous(args: argparse.Namespace) -> dict:
@@ -176,6 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--dps", type=int, default=50, help="mpmath working precision (digits)")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
     v.add_argument("-o", "--output", default=None, help="write the report to a file")
+    v.add_argument("--plugin", action="append", metavar="FILE.py",
+                   help="a Python file registering your own claims (repeatable)")
     v.set_defaults(func=_cmd_verify)
 
     m = sub.add_parser("mechanism", help="blanket, GPARV law, shuffle indices and eps0 of a mechanism")
@@ -208,6 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--epsilon", type=float, nargs="+", default=None)
     pr.add_argument("--delta", type=float, nargs="+", default=None)
     pr.add_argument("--format", default="table", choices=["json", "table"])
+    pr.add_argument("--grid", type=float, default=None,
+                    help="discretisation interval l of blanket-fft (default (e^eps0-1)/12000)")
     pr.set_defaults(func=_cmd_profile)
 
     hi = sub.add_parser("histogram", help="exact fixed-composition accounting of a binary-input channel")

@@ -21,7 +21,7 @@ from shufflekit.mechanisms import make
 from shufflekit.mechanisms.gaussian import y
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.gaussian_moments import exp_affine_terms, ratio_variance
-from shufflekit.symbolic.series import Series
+from shufflekit.symbolic.series import Series, series_eval
 
 gamma = sp.Symbol("gamma", positive=True)
 sigma0 = sp.Symbol("sigma0", positive=True)
@@ -118,8 +118,8 @@ def _relative_in_h_w() -> sp.Expr:
 @lru_cache(maxsize=None)
 def err_expansion(terms: int = 4) -> Derivation:
     r"""Thm 4.1: :math:`\mathsf{Err}_1` at :math:`A = \chi^{-2/3}` as :math:`\chi\to\infty`, ``d`` symbolic."""
-    rel = sp.simplify(_relative_in_h_w().subs(wv, 1))
-    rel_series = Series.from_expr(rel, h, terms)
+    rel = _relative_in_h_w().subs(wv, 1)
+    rel_series = series_eval(rel, h, terms)
     u_expr = sp.expand((1 - A) / (A ** 2 * chi ** 2)).subs(A, chi ** sp.Rational(-2, 3))
     rel_chi = rel_series.rescale(sp.Rational(2, 3), var=x, at_infinity=chi)
     absolute = (rel_chi * d).shift(-2)
@@ -142,8 +142,9 @@ def optimal_expansion(terms: int = 4) -> Derivation:
     """
     F = _relative_in_h_w()
     n = terms + 2
-    F_ser = sp.expand(sp.series(F, h, 0, n + 1).removeO())   # coefficients are functions of w
-    f_k = [sp.cancel(F_ser.coeff(h, k)) for k in range(n + 1)]
+    F_series = series_eval(F, h, n + 1)                     # coefficients are functions of w
+    f_k = [sp.cancel(F_series.coefficient(k)) for k in range(n + 1)]
+    F_ser = F_series.expr()
 
     def at_w(coeffs: list, delta: Series, upto: int) -> Series:
         r""":math:`\sum_k h^k f_k(1+\delta(h))` by Taylor expansion of each :math:`f_k` at 1."""
@@ -195,7 +196,7 @@ def first_order_constant() -> Derivation:
     :math:`c + 1/(2c^2)` is minimal at :math:`c = 1` with value :math:`3/2`.
     """
     F = _relative_in_h_w()
-    first = sp.simplify(sp.series(F, h, 0, 2).removeO().coeff(h, 1))   # a function of w (= c)
+    first = sp.simplify(series_eval(F, h, 2).coefficient(1))   # a function of w (= c)
     first_c = first.subs(wv, c)
     crit = sp.solve(sp.Eq(sp.diff(first_c, c), 0), c)
     crit = [s for s in crit if s.is_positive]

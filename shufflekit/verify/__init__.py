@@ -1,6 +1,7 @@
 """The claim registry: every checkable statement of the papers, cross-checked."""
 from shufflekit.verify.claims import (REGISTRY, CheckContext, Claim, Outcome, Result, claim,
-                                      confirmed, imprecise, load_catalog, not_checkable, refuted)
+                                      confirmed, imprecise, load_catalog, load_plugin, not_checkable,
+                                      refuted, run)
 
 __all__ = ["REGISTRY", "CheckContext", "Claim", "Outcome", "Result", "claim", "confirmed",
-           "imprecise", "load_catalog", "not_checkable", "refuted"]
+           "imprecise", "load_catalog", "load_plugin", "not_checkable", "refuted", "run"]

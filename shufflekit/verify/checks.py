@@ -9,12 +9,15 @@ prints and returns an :class:`~shufflekit.verify.claims.Outcome`.
 * :func:`remainder_order`    -- exact minus truncated series shrinks at the claimed
                                 order (fitted log-log slope on a geometric grid).
 * :func:`sandwich`           -- lower <= exact <= upper on every point.
-* :func:`inequality_holds`   -- a property holds on every drawn example.
+* :func:`inequality_holds`   -- a property holds on every listed example.
+* :func:`property_holds`     -- a property holds on examples drawn by hypothesis
+                                (derandomised unless ``ctx.thorough``; the failing
+                                example is shrunk and reported).
 """
 from __future__ import annotations
 
 import math
-from decimal import Decimal, ROUND_HALF_EVEN, ROUND_HALF_UP
+from decimal import Decimal, ROUND_HALF_UP
 from typing import Any, Callable, Iterable, Sequence
 
 import sympy as sp
@@ -188,3 +191,32 @@ def inequality_holds(examples: Iterable[Any], predicate: Callable[[Any], bool], 
         if not predicate(ex):
             return refuted(f"{what}: counterexample {ex!r}", counterexample=repr(ex), checked=n)
     return confirmed(f"{what}: holds on all {n} examples", checked=n)
+
+
+def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str = "") -> Outcome:
+    """Run ``predicate`` on ``ctx.examples`` examples drawn by hypothesis from ``strategy``.
+
+    The quick/full profiles are derandomised (reproducible verdicts); ``--thorough``
+    draws fresh random examples.  A counterexample is shrunk by hypothesis and
+    returned in the evidence.
+    """
+    from hypothesis import HealthCheck, given, settings
+
+    seen: list = []
+    failing: list = []
+
+    @settings(max_examples=ctx.examples, derandomize=not ctx.thorough, deadline=None,
+              database=None, suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    @given(strategy)
+    def _run(example):
+        seen.append(1)
+        if not predicate(example):
+            failing.append(example)
+            raise AssertionError(what)
+
+    try:
+        _run()
+    except AssertionError:
+        ex = failing[-1]
+        return refuted(f"{what}: counterexample {ex!r}", counterexample=repr(ex), checked=len(seen))
+    return confirmed(f"{what}: holds on {len(seen)} hypothesis examples", checked=len(seen))

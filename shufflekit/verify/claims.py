@@ -243,3 +243,26 @@ def load_catalog() -> Registry:
     for info in sorted(pkgutil.iter_modules(catalog.__path__), key=lambda m: m.name):
         importlib.import_module(f"{catalog.__name__}.{info.name}")
     return REGISTRY
+
+
+def load_plugin(path: str) -> None:
+    """Import a user's Python file that registers claims with :func:`claim`."""
+    import importlib.util
+    import pathlib
+
+    file = pathlib.Path(path)
+    if not file.is_file():
+        raise ValueError(f"plugin={path!r} is not a file")
+    spec = importlib.util.spec_from_file_location(f"shufflekit_plugin_{file.stem}", file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+
+def run(pattern: str | None = None, *, quick: bool = True, thorough: bool = False,
+        progress: bool = False) -> list["Result"]:
+    """Run the registered claims matching ``pattern`` (the catalog plus your own)."""
+    from shufflekit.verify.runner import run_claims
+
+    load_catalog()
+    return run_claims(REGISTRY.select(pattern), CheckContext(quick=quick, thorough=thorough),
+                      progress=progress)

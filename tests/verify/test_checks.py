@@ -32,3 +32,15 @@ def test_sandwich_and_inequality():
     assert checks.sandwich([("a", 0.1, 0.2, 0.3)]).verdict == "confirmed"
     assert checks.sandwich([("a", 0.1, 0.4, 0.3)]).verdict == "refuted"
     assert checks.inequality_holds(range(5), lambda v: v < 3, what="v < 3").verdict == "refuted"
+
+
+def test_property_holds_finds_and_shrinks_counterexamples():
+    from hypothesis import strategies as st
+
+    from shufflekit.verify.claims import CheckContext
+
+    ctx = CheckContext(quick=True)
+    ok = checks.property_holds(st.integers(0, 100), lambda v: v >= 0, ctx, what="nonneg")
+    assert ok.verdict == "confirmed" and ok.values["checked"] > 5
+    bad = checks.property_holds(st.integers(0, 100), lambda v: v < 50, ctx, what="small")
+    assert bad.verdict == "refuted" and bad.values["counterexample"] == "50"

@@ -1,0 +1,103 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Your own theorem
+#
+# Define a new local randomizer, state a claim about it, and check the claim with the
+# same machinery that checks the papers: exact derivation, a hypothesis property, and a
+# report.  The mechanism below is a *three-output randomized response* on two inputs:
+# the true bit with probability $p$, the other bit or a neutral symbol with probability
+# $(1-p)/2$ each.
+
+# %%
+import sympy as sp
+from hypothesis import strategies as st
+
+from paperfig import QUICK, plt, save
+from shufflekit.mechanisms import FiniteMechanism
+from shufflekit.verify import checks
+from shufflekit.verify.claims import CheckContext, Registry, claim, confirmed, refuted
+from shufflekit.verify.runner import run_claims
+from shufflekit.verify import report
+
+def three_output_rr(prob):
+    return FiniteMechanism.from_matrix([[prob, (1 - prob) / 2, (1 - prob) / 2],
+                                        [(1 - prob) / 2, prob, (1 - prob) / 2]],
+                                       inputs=(0, 1), outputs=(0, 1, "neutral"),
+                                       name="three-output-rr")
+
+
+# %% [markdown]
+# The blanket, the GPARV law and the shuffle indices follow from the matrix alone (exact
+# rational arithmetic for a rational $p$).
+
+# %%
+m_half = three_output_rr(sp.Rational(2, 3))
+print("gamma(p=2/3) =", m_half.blanket().gamma)
+print("chi_lo(p=2/3) =", sp.nsimplify(m_half.chi_lo().value))
+law = m_half.gparv(sp.Rational(1, 4), (0, 1))
+print("GPARV atoms:", law.atoms)
+
+# %% [markdown]
+# ## A claim and its check
+# *Claim.* For every $p \in (1/3, 1)$: $\gamma = \tfrac32(1-p)$ and
+# $\chi_{\mathrm{up}} \ge \chi_{\mathrm{lo}}$.  The first part is an exact identity; the
+# second is a property checked on $p$ values drawn by hypothesis.
+
+# %%
+mine = Registry()
+
+
+@claim(id="mine.gamma", paper="mine", source="Lemma 1", registry=mine,
+       statement=r"\gamma(p) = \tfrac32 (1-p)")
+def _gamma(ctx):
+    q = sp.Rational(3, 5)
+    return checks.exact_identity(three_output_rr(q).blanket().gamma, sp.Rational(3, 2) * (1 - q),
+                                 what="gamma at p = 3/5")
+
+
+@claim(id="mine.order", paper="mine", source="Lemma 2", registry=mine,
+       statement=r"\chi_{up} \ge \chi_{lo}")
+def _order(ctx):
+    def holds(prob):
+        m = three_output_rr(prob)
+        return float(m.chi_up().value) >= float(m.chi_lo().value) * (1 - 1e-12)
+    return checks.property_holds(st.floats(0.34, 0.97), holds, ctx, what="chi_up >= chi_lo")
+
+
+@claim(id="mine.too-strong", paper="mine", source="Conjecture", registry=mine, expected="refuted",
+       statement=r"\chi_{lo} \ge 1 \text{ for } p \le 0.8")
+def _strong(ctx):
+    return checks.property_holds(st.floats(0.34, 0.8),
+                                 lambda prob: float(three_output_rr(prob).chi_lo().value) >= 1,
+                                 ctx, what="chi_lo >= 1")
+
+
+results = run_claims(mine, CheckContext(quick=QUICK), progress=False)
+print(report.to_table(results, width=110))
+
+# %% [markdown]
+# The refuted conjecture comes with a shrunk counterexample in its evidence.  A picture of
+# the two indices over $p$:
+
+# %%
+ps = [0.35 + 0.6 * i / (10 if QUICK else 40) for i in range((10 if QUICK else 40) + 1)]
+lo = [float(three_output_rr(v).chi_lo().value) for v in ps]
+up = [float(three_output_rr(v).chi_up().value) for v in ps]
+fig, ax = plt.subplots()
+ax.semilogy(ps, lo, label=r"$\chi_{\mathrm{lo}}$")
+ax.semilogy(ps, up, "--", label=r"$\chi_{\mathrm{up}}$")
+ax.set_xlabel("$p$")
+ax.legend()
+save(fig, "own_theorem_indices")

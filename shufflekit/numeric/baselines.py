@@ -1,0 +1,315 @@
+r"""Published amplification bounds that the blanket bound is compared with.
+
+Every function states its source and the exact statement it implements.  All
+return *upper* bounds (on :math:`\varepsilon` for a target :math:`\delta`, or on
+:math:`\delta` at an :math:`\varepsilon`); conditions of validity are checked and
+violated conditions raise :class:`~shufflekit.numeric.profile.CannotCertify`
+(or ``ValueError`` for malformed input).
+
+* :func:`fmt21_epsilon` -- Feldman, McMillan, Talwar, *Hiding among the clones*
+  (FOCS 2021), Thm 3.1 (closed form).
+* :func:`clone_delta` -- the same paper's numerical bound: the exact
+  :math:`D_{e^\varepsilon}(P_0^C\|P_1^C)` of the standard clone reduction (seed 002, Thm 3).
+* :func:`fmt23_epsilon` -- Feldman, McMillan, Talwar, *Stronger privacy amplification
+  by shuffling for Renyi and approximate DP* (SODA 2023), Thm 3.2, restricted by its
+  erratum (see :func:`stronger_clone_applies`).
+* :func:`hoeffding_delta`, :func:`bennett_delta` -- Balle, Bell, Gascon, Nissim,
+  *The privacy blanket of the shuffle model* (CRYPTO 2019), Sec. 5, with the exact
+  mechanism-specific :math:`\gamma` and privacy amplification random variable.
+* :func:`chernoff_canonical_delta` -- seed 001, Sec. 8.2, through
+  :func:`shufflekit.numeric.chernoff.chernoff_delta`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+from scipy import stats
+
+from shufflekit.numeric.blanket import LOG_TAIL, SPECIAL_REL_ERR, _radius, ratio_laws
+from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
+
+
+def _check_eps0(eps0) -> float:
+    e = float(eps0)
+    if math.isnan(e) or not (0 < e < math.inf):
+        raise ValueError(f"eps0={eps0!r} is not allowed; allowed range (0, inf)")
+    return e
+
+
+def _ldp_eps0(mech) -> float:
+    e0 = float(mech.eps0())
+    if not math.isfinite(e0):
+        raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for any finite "
+                         "eps0; this bound needs a pure LDP randomizer")
+    return e0
+
+
+# ----------------------------------------------------------------- FMT 2021
+def fmt21_epsilon(eps0: float, n: int, delta: float) -> float:
+    r"""Feldman-McMillan-Talwar 2021, Thm 3.1 (closed form).
+
+    For an :math:`\varepsilon_0`-LDP randomizer and
+    :math:`\varepsilon_0 \le \log\big(n/(16\log(2/\delta))\big)`, the shuffled output is
+    :math:`(\varepsilon,\delta)`-DP with
+
+    .. math::
+        \varepsilon = \log\Big(1 + \frac{e^{\varepsilon_0}-1}{e^{\varepsilon_0}+1}
+        \Big(\frac{8\sqrt{e^{\varepsilon_0}\log(4/\delta)}}{\sqrt n} + \frac{8e^{\varepsilon_0}}{n}\Big)\Big).
+    """
+    eps0, n, delta = _check_eps0(eps0), check_n(n), check_delta(delta)
+    limit = math.log(n / (16 * math.log(2 / delta))) if n > 16 * math.log(2 / delta) else -math.inf
+    if eps0 > limit:
+        raise CannotCertify(f"FMT 2021 Thm 3.1 needs eps0 <= log(n/(16 log(2/delta))) = {limit:.6g}; "
+                            f"got eps0={eps0:g}")
+    e = math.exp(eps0)
+    return math.log1p((e - 1) / (e + 1) * (8 * math.sqrt(e * math.log(4 / delta)) / math.sqrt(n)
+                                           + 8 * e / n))
+
+
+# ----------------------------------------------------------------- FMT 2023
+def stronger_clone_applies(mech, tol: float = 1e-12) -> tuple[bool, str]:
+    r"""Membership in the class where the stronger-clone bound is kept by its erratum.
+
+    Following seed 002, Sec. 3.3: the corrected argument needs the differing user to
+    have no left-over part, i.e. for every pair :math:`x^0\ne x^1`,
+    :math:`R_{x^0} = (e^{\varepsilon_0}Q_0 + Q_1)/(e^{\varepsilon_0}+1)`,
+    :math:`R_{x^1} = (Q_0 + e^{\varepsilon_0}Q_1)/(e^{\varepsilon_0}+1)` with distributions
+    :math:`Q_0, Q_1` (Thm 6 with :math:`p = 1/(e^{\varepsilon_0}+1)` and
+    :math:`1-p-e^{\varepsilon_0}p = 0`), and every input contains the common part:
+    :math:`R_x \ge p(Q_0+Q_1) = (R_{x^0}+R_{x^1})/(e^{\varepsilon_0}+1)` pointwise.
+    (:math:`Q_0,Q_1\ge0` is the :math:`\varepsilon_0`-LDP condition itself.)
+    Binary randomized response and k-RR belong to the class.
+    """
+    P, mult = mech.to_numpy()
+    e = math.exp(_ldp_eps0(mech))
+    k = len(P)
+    for i in range(k):
+        for j in range(k):
+            if i == j:
+                continue
+            common = (P[i] + P[j]) / (e + 1)
+            bad = np.where(P < common[None, :] * (1 - tol))
+            if bad[0].size:
+                x, y = bad[0][0], bad[1][0]
+                return False, (f"input {mech.inputs[x]!r} puts {P[x, y]:.6g} on output "
+                               f"{mech.outputs[y]!r}, below the common part "
+                               f"{common[y]:.6g} of the pair ({mech.inputs[i]!r}, {mech.inputs[j]!r})")
+    return True, "every input contains the common part (R_x0 + R_x1)/(e^eps0 + 1)"
+
+
+def fmt23_epsilon(eps0: float, n: int, delta: float, mech=None) -> float:
+    r"""Feldman-McMillan-Talwar 2023, Thm 3.2 (stronger clone), within its erratum's class.
+
+    For an :math:`\varepsilon_0`-LDP randomizer in the class of
+    :func:`stronger_clone_applies` and
+    :math:`\varepsilon_0 \le \log\big(n/(8\log(2/\delta)) - 1\big)`:
+
+    .. math::
+        \varepsilon = \log\Big(1 + (e^{\varepsilon_0}-1)\Big(
+        \frac{4\sqrt{2\log(4/\delta)}}{\sqrt{(e^{\varepsilon_0}+1)n}} + \frac4n\Big)\Big).
+
+    ``mech=None`` means the caller asserts membership (e.g. binary randomized response);
+    otherwise membership is checked and a mechanism outside the class raises
+    :class:`CannotCertify`.
+    """
+    eps0, n, delta = _check_eps0(eps0), check_n(n), check_delta(delta)
+    if mech is not None:
+        ok, why = stronger_clone_applies(mech)
+        if not ok:
+            raise CannotCertify("the 2023 stronger-clone bound is only established (erratum) for "
+                                f"randomizers whose differing user has no left-over part: {why}")
+    arg = n / (8 * math.log(2 / delta)) - 1
+    limit = math.log(arg) if arg > 0 else -math.inf
+    if eps0 > limit:
+        raise CannotCertify(f"FMT 2023 Thm 3.2 needs eps0 <= log(n/(8 log(2/delta)) - 1) = "
+                            f"{limit:.6g}; got eps0={eps0:g}")
+    e = math.exp(eps0)
+    return math.log1p((e - 1) * (4 * math.sqrt(2 * math.log(4 / delta)) / math.sqrt((e + 1) * n)
+                                 + 4 / n))
+
+
+def closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> float:
+    r"""Invert a closed form :math:`\varepsilon(\delta)` (decreasing in :math:`\delta`):
+    the smallest :math:`\delta` found (bisection in :math:`\log\delta`, upper direction) with
+    :math:`\varepsilon(\delta)\le\varepsilon`.  Raises :class:`CannotCertify` if none."""
+    epsilon = check_epsilon(epsilon)
+
+    def ok(d):
+        try:
+            return eps_of_delta(d) <= epsilon
+        except CannotCertify:
+            return False
+    hi = 1 - 1e-12
+    if not ok(hi):
+        raise CannotCertify(f"no delta < 1 gives epsilon <= {epsilon:g} with this bound")
+    lo = 1e-300
+    if ok(lo):
+        return lo
+    a, b = math.log(lo), math.log(hi)
+    for _ in range(200):
+        mid = 0.5 * (a + b)
+        if ok(math.exp(mid)):
+            b = mid
+        else:
+            a = mid
+        if b - a < 1e-12:
+            break
+    return math.exp(b)
+
+
+# ------------------------------------------------------- standard clone, numerical
+def clone_delta(eps0: float, n: int, epsilon: float) -> tuple[float, float]:
+    r"""Exact :math:`D_{e^\varepsilon}(P_0^C\|P_1^C)` of the standard clone (FMT 2021, Thm 3.2;
+    seed 002, Thm 3), an upper bound for every :math:`\varepsilon_0`-LDP randomizer.
+
+    :math:`C\sim\mathrm{Bin}(n-1, e^{-\varepsilon_0})`, :math:`A\sim\mathrm{Bin}(C,1/2)`,
+    :math:`\Delta\sim\mathrm{Bern}(p)`, :math:`p = e^{\varepsilon_0}/(e^{\varepsilon_0}+1)`,
+    :math:`P_0^C = (A+\Delta, C-A+1-\Delta)`, :math:`P_1^C = (A+1-\Delta, C-A+\Delta)`.
+    Given :math:`C=c`, with :math:`b_c` the Bin(c, 1/2) pmf,
+    :math:`P_0(a) = p\,b_c(a-1) + (1-p)\,b_c(a)`, :math:`P_1(a) = (1-p)\,b_c(a-1) + p\,b_c(a)`;
+    the ratio :math:`b_c(a-1)/b_c(a) = a/(c-a+1)` increases in :math:`a`, so
+    :math:`(P_0 - e^\varepsilon P_1)_+` is positive exactly for :math:`a\ge a^*` and
+
+    .. math::
+        D = \sum_c P(C=c)\big[(p - e^\varepsilon(1-p))\,P(B_c\ge a^*-1)
+            + (1-p-e^\varepsilon p)\,P(B_c\ge a^*)\big],\quad
+        a^* = \min\{a: a(p-e^\varepsilon(1-p)) > (c+1-a)(e^\varepsilon p-(1-p))\}.
+
+    The two directions are equal by symmetry.  Returns ``(upper bound, error)``.
+    """
+    eps0, n, epsilon = _check_eps0(eps0), check_n(n), check_epsilon(epsilon)
+    e = math.exp(epsilon)
+    p = math.exp(eps0) / (math.exp(eps0) + 1)
+    A = p - e * (1 - p)          # coefficient of b_c(a-1)
+    B = 1 - p - e * p            # coefficient of b_c(a) (< 0)
+    if A <= 0:
+        return 0.0, 0.0
+    q = math.exp(-eps0)
+    N = n - 1
+    mean, var = N * q, N * q * (1 - q)
+    t = float(_radius(var))
+    c = np.arange(max(0, math.ceil(mean - t)), min(N, math.floor(mean + t)) + 1)
+    pc = stats.binom.pmf(c, N, q)
+    rho = (e * p - (1 - p)) / A
+    # a > rho (c + 1 - a)  <=>  a > rho (c+1)/(1+rho)
+    astar = np.floor(rho * (c + 1) / (1 + rho)) + 1
+    s1 = stats.binom.sf(astar - 2, c, 0.5)   # P(B_c >= a*-1)
+    s0 = stats.binom.sf(astar - 1, c, 0.5)   # P(B_c >= a*)
+    terms = A * s1 + B * s0
+    val = float(np.sum(pc * np.maximum(terms, 0.0)))
+    err = float(np.sum(pc * 2 * SPECIAL_REL_ERR * (abs(A) * s1 + abs(B) * s0)))
+    err += 2 * math.exp(-LOG_TAIL) + 1e-14 * val
+    return min(1.0, val + err), 2 * err
+
+
+# ----------------------------------------------------------------- Balle et al.
+def _parv_stats(mech, epsilon: float, adjacency: str):
+    """Per distinct pair: (gamma, max L, min L, E[L^2]) of the PARV L = gamma * G | blanket."""
+    e = math.exp(epsilon)
+    out = []
+    for law in ratio_laws(mech, adjacency):
+        gam = law.gamma
+        L = gam * (law.alpha - e * law.beta)
+        w = law.weight / gam
+        out.append((gam, float(L.max()), float(L.min()), float(np.dot(w, L * L))))
+    return out
+
+
+def hoeffding_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") -> float:
+    r"""Balle et al. 2019, Hoeffding bound (Sec. 5), with the mechanism's exact PARV.
+
+    With :math:`L` the privacy amplification random variable (mean
+    :math:`-a`, :math:`a = e^\varepsilon-1`, range :math:`b = \max L - \min L`),
+    Hoeffding's inequality and :math:`\int_0^\infty e^{-2(ma+s)^2/(mb^2)}ds \le
+    \tfrac{b^2}{4a}e^{-2ma^2/b^2}` in Lemma 5.3 give
+
+    .. math::
+        \delta \le \frac{1}{\gamma n}\,\frac{b^2}{4a}\,\big(1-\gamma(1-e^{-2a^2/b^2})\big)^n .
+
+    Worst over neighbouring pairs.  Needs :math:`\varepsilon>0`.
+    """
+    n, epsilon = check_n(n), check_epsilon(epsilon)
+    _ldp_eps0(mech)
+    if epsilon == 0:
+        raise CannotCertify("the Hoeffding bound needs epsilon > 0 (it divides by e^eps - 1)")
+    a = math.expm1(epsilon)
+    best = 0.0
+    for gam, lmax, lmin, _ in _parv_stats(mech, epsilon, adjacency):
+        if lmax <= 0:
+            continue
+        b = lmax - lmin
+        log_d = (-math.log(gam * n) + math.log(b * b / (4 * a))
+                 + n * math.log1p(-gam * (-math.expm1(-2 * a * a / (b * b)))))
+        best = max(best, math.exp(log_d) * (1 + 1e-12))
+    return min(best, 1.0)
+
+
+def bennett_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") -> float:
+    r"""Balle et al. 2019, Bennett bound (Sec. 5), with the mechanism's exact PARV.
+
+    With :math:`b_+ = \max L > 0`, :math:`c = \mathbb{E}L^2`, :math:`a = e^\varepsilon - 1`,
+    Bennett's moment bound :math:`\mathbb{E}e^{\lambda L} \le \exp(-\lambda a +
+    \tfrac{c}{b_+^2}(e^{\lambda b_+}-1-\lambda b_+))` at
+    :math:`\lambda = \log(1+\beta)/b_+` gives
+    :math:`\mathbb{E}(\sum_{i\le m}L_i)_+ \le \frac{b_+}{\log(1+\beta)}e^{-m\alpha\phi(\beta)}`,
+    :math:`\alpha = c/b_+^2`, :math:`\beta = ab_+/c`, :math:`\phi(u) = (1+u)\log(1+u)-u`, so
+
+    .. math::
+        \delta \le \frac{1}{\gamma n}\sum_{m=1}^{n}\binom nm\gamma^m(1-\gamma)^{n-m}
+        \frac{b_+}{\log(1+\beta)}e^{-m\alpha\phi(\beta)} .
+
+    The binomial sum is evaluated in closed form:
+    :math:`\sum_{m\ge0}\binom nm\gamma^m(1-\gamma)^{n-m}e^{-ms} = (1-\gamma+\gamma e^{-s})^n`,
+    minus the :math:`m=0` term :math:`(1-\gamma)^n`.
+    """
+    n, epsilon = check_n(n), check_epsilon(epsilon)
+    _ldp_eps0(mech)
+    if epsilon == 0:
+        raise CannotCertify("the Bennett bound needs epsilon > 0")
+    a = math.expm1(epsilon)
+    best = 0.0
+    for gam, lmax, _, c in _parv_stats(mech, epsilon, adjacency):
+        if lmax <= 0:
+            continue
+        beta = a * lmax / c
+        phi = (1 + beta) * math.log1p(beta) - beta
+        s = c / lmax ** 2 * phi
+        mgf = math.exp(n * math.log1p(-gam * (-math.expm1(-s))))
+        zero = math.exp(n * math.log1p(-gam)) if gam < 1 else 0.0
+        total = max(mgf - zero, 0.0)
+        d = total * lmax / math.log1p(beta) / (gam * n)
+        best = max(best, d * (1 + 1e-12))
+    return min(best, 1.0)
+
+
+# ----------------------------------------------------------------- Chernoff (seed 001)
+def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
+    r"""Seed 001, Sec. 8.2 Chernoff bound for the canonical pair, worst over ordered pairs.
+
+    Canonical pair: the other :math:`n-1` users hold :math:`x^0` (law
+    :math:`w_0 = R_{x^0}`), the differing user holds :math:`x^0` or :math:`x^1`
+    (:math:`w_1 = R_{x^1}`).  This bounds that pair-specific divergence only (both
+    orderings are tried), not the mechanism-wide worst case.
+    """
+    from shufflekit.numeric.chernoff import chernoff_delta
+
+    n, epsilon = check_n(n), check_epsilon(epsilon)
+    if getattr(mech, "components", None):
+        mech = mech.to_finite()
+    P, mult = mech.to_numpy()
+    best = 0.0
+    seen = set()
+    for i in range(len(P)):
+        for j in range(len(P)):
+            if i == j:
+                continue
+            w0 = np.repeat(P[i], mult.astype(int)) if np.all(mult == np.round(mult)) else P[i]
+            w1 = np.repeat(P[j], mult.astype(int)) if np.all(mult == np.round(mult)) else P[j]
+            key = (tuple(np.round(w0, 14)), tuple(np.round(w1, 14)))
+            if key in seen:
+                continue
+            seen.add(key)
+            best = max(best, chernoff_delta(w0, w1, n, epsilon, direction="both"))
+    return best

@@ -1,0 +1,341 @@
+r"""Design of the blanket-mixed Gaussian mechanism (seed 000, Sec. 4.2) and correspondence data.
+
+* :func:`chi_lo` -- lower shuffle index of :math:`\mathsf{BMG}(\gamma,\sigma_0)` from its definition
+  :math:`\chi_{lo}^{-2} = \sup_r \gamma^{-1}\mathrm{Var}_{Y\sim R_{BG}}[\ell_0(Y; x, \perp, R_{BG})]`
+  (seed 000, Def. 2.5) with the law of :math:`\ell_0 = a + b e^{sZ+m}` read off the mechanism
+  (lognormal variance :math:`b^2 e^{2m+s^2}(e^{s^2}-1)`), worst radius as in
+  :func:`~shufflekit.numeric.continuous.worst_radius`.
+* :func:`err1` -- worst-case single-user MSE of :math:`\hat x = Y/(1-\gamma)` by the law of total
+  variance: given the component, :math:`Y` has covariance :math:`\sigma_0^2 I_d`; the component mean
+  is :math:`x` with probability :math:`1-\gamma` and 0 otherwise (Bernoulli variance
+  :math:`\gamma(1-\gamma)\|x\|^2`); divide by :math:`(1-\gamma)^2`; sup at :math:`\|x\|=1`.
+* :func:`optimal_gamma_for_chi` -- for a budget :math:`\chi_{lo} \ge \chi`, the :math:`\gamma` minimising
+  :math:`\mathsf{Err}_1` (numerical; the expansion of Thm 4.1 chooses :math:`1-\gamma = \chi^{-2/3}`).
+* :func:`design_for_privacy` -- given :math:`(n,\varepsilon,\delta)`, the :math:`(\gamma,\sigma_0)` of least
+  RMSE whose *certified* blanket bound satisfies :math:`\delta(\varepsilon) \le \delta`.
+* :func:`design_for_accuracy` -- given :math:`(n, \mathrm{RMSE}, \delta)`, the :math:`(\gamma,\sigma_0)` with
+  that RMSE and the least certified :math:`\varepsilon` (how Figures 2-3 were calibrated).
+* :func:`correspondence` -- :math:`\delta_{BMG}(\varepsilon_n)/f_{n,\varepsilon_n}(\chi_{lo})` and
+  :math:`\delta_{GM(\sigma)}(\varepsilon_n)/f_{n,\varepsilon_n}(\sigma)` along
+  :math:`\varepsilon_n = c\sqrt{\log n / n}/\chi` (the :math:`\sigma`-high privacy regime, Def. 3.1).
+
+RMSE is per coordinate, :math:`\sqrt{\mathsf{Err}_n/d}` with :math:`\mathsf{Err}_n = \mathsf{Err}_1/n` for the
+average of the :math:`n` unbiased single-user estimates (seed 000, Sec. 5).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+import mpmath as mp
+from scipy.optimize import brentq, minimize_scalar
+
+from shufflekit.numeric import continuous, gaussian
+from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
+
+
+def _check_gamma(gamma: Any, *, allow_one: bool = True) -> float:
+    g = float(gamma)
+    if math.isnan(g) or not (0 < g < 1 or (allow_one and g == 1)):
+        raise ValueError(f"gamma={gamma!r} is not allowed; allowed range (0, {'1]' if allow_one else '1)'}")
+    return g
+
+
+def _make(gamma: float, sigma0: float, d: int = 1):
+    from shufflekit.mechanisms import make
+
+    return make("bmg", gamma=gamma, sigma0=sigma0, d=d)
+
+
+# ----------------------------------------------------------------------------- single user
+@lru_cache(maxsize=1)
+def _ell0_law_functions():
+    r"""Float functions :math:`(\gamma, \sigma_0, r) \mapsto (a, b, s, m)` of :math:`\ell_0` for BMG."""
+    import sympy as sp
+
+    g, s0, r = sp.symbols("gamma sigma0 r", positive=True)
+    from shufflekit.mechanisms.gaussian import BlanketMixedGaussian
+
+    law = BlanketMixedGaussian(gamma=g, sigma0=s0).amplification_law(sp.Integer(0), r=r)
+    return tuple(sp.lambdify((g, s0, r), e, modules="mpmath") for e in (law.a, law.b, law.s, law.m))
+
+
+def ell0_variance(gamma: float, sigma0: float, r: float = 1.0) -> float:
+    r""":math:`\mathrm{Var}_{Y\sim R_{BG}}[\ell_0(Y; x, \perp, R_{BG})]`, :math:`\|x\| = r`."""
+    with mp.workdps(30):
+        a, b, s, m = (f(mp.mpf(gamma), mp.mpf(sigma0), mp.mpf(r)) for f in _ell0_law_functions())
+        v = b ** 2 * mp.exp(2 * m + s ** 2) * mp.expm1(s ** 2)
+        return float(v) if v < mp.mpf(10) ** 300 else math.inf
+
+
+def chi_lo(gamma: Any, sigma0: Any, worst_r: float = 1.0) -> float:
+    r""":math:`\chi_{lo}(\mathsf{BMG})` from its definition (seed 000, Def. 2.5); the supremum over
+    :math:`\|x\| \le 1` is at ``worst_r`` (= 1 by the convex-order argument)."""
+    g = _check_gamma(gamma)
+    s0 = gaussian.check_sigma(sigma0, "sigma0")
+    v = ell0_variance(g, s0, worst_r)
+    if v == 0:
+        return math.inf
+    return 0.0 if math.isinf(v) else 1.0 / math.sqrt(v / g)
+
+
+def err1(gamma: Any, sigma0: Any, d: int = 1) -> float:
+    r"""Worst-case single-user MSE :math:`\sup_{\|x\|\le1} E\|\hat x - x\|^2` of :math:`\hat x = Y/(1-\gamma)`."""
+    g = _check_gamma(gamma, allow_one=False)
+    s0 = gaussian.check_sigma(sigma0, "sigma0")
+    keep = 1.0 - g                         # probability of the informative component
+    bern_var = keep * (1.0 - keep)         # variance of the component indicator
+    r = 1.0                                # the MSE grows with |x|^2
+    return (d * s0 ** 2 + bern_var * r ** 2) / keep ** 2
+
+
+def rmse(gamma: Any, sigma0: Any, n: int, d: int = 1) -> float:
+    """Per-coordinate RMSE of the shuffled mean estimate, :math:`\\sqrt{\\mathsf{Err}_1/(n d)}`."""
+    return math.sqrt(err1(gamma, sigma0, d) / (check_n(n) * d))
+
+
+def sigma0_for_chi(gamma: float, chi: float, chi_fn: Callable[[float, float], float] = chi_lo) -> float:
+    r"""The :math:`\sigma_0` with :math:`\chi_{lo}(\gamma,\sigma_0) = \chi` (:math:`\chi_{lo}` increases with :math:`\sigma_0`)."""
+    g = _check_gamma(gamma, allow_one=False)
+    chi = gaussian.check_sigma(chi, "chi")
+    def f(ls: float) -> float:
+        c = chi_fn(g, math.exp(ls))
+        return (math.log(c) if c > 0 else -math.inf) - math.log(chi)
+
+    lo, hi = -1.0, 5.0
+    while f(lo) > 0:
+        lo -= 1
+    while f(hi) < 0:
+        hi += 5
+        if hi > 200:
+            raise CannotCertify(f"chi={chi} is not reachable with gamma={gamma}")
+    return math.exp(brentq(f, lo, hi, xtol=1e-14, rtol=1e-14))
+
+
+@dataclass(frozen=True)
+class ChiDesign:
+    chi: float
+    gamma: float
+    sigma0: float
+    err1_over_dchi2: float
+    expansion_gamma: float       # 1 - chi^(-2/3)
+    expansion_err1_over_dchi2: float   # Err_1/(d chi^2) at the expansion's choice
+
+
+def optimal_gamma_for_chi(chi: float, d: int = 1,
+                          chi_fn: Callable[[float, float], float] = chi_lo) -> ChiDesign:
+    r"""Minimise :math:`\mathsf{Err}_1` over :math:`\gamma` subject to :math:`\chi_{lo} = \chi` (seed 000, Sec. 4.2).
+
+    Searches :math:`\log(1-\gamma)` on a bounded interval; returns the optimum next to the choice
+    :math:`1-\gamma = \chi^{-2/3}` of the proof of Thm 4.1."""
+    chi = gaussian.check_sigma(chi, "chi")
+
+    def obj(log_a: float) -> float:
+        g = -math.expm1(log_a)
+        return err1(g, sigma0_for_chi(g, chi, chi_fn), d) / (d * chi ** 2)
+
+    a_guess = chi ** (-2.0 / 3)
+    lo, hi = math.log(a_guess) - 4, min(math.log(a_guess) + 4, math.log(0.999))
+    res = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": 1e-9})
+    g_opt = -math.expm1(res.x)
+    g_exp = 1 - a_guess
+    return ChiDesign(chi, g_opt, sigma0_for_chi(g_opt, chi, chi_fn), float(res.fun), g_exp,
+                     obj(math.log(a_guess)) if a_guess < 1 else math.nan)
+
+
+def design_by_index_for_rmse(n: int, target_rmse: float, d: int = 1,
+                             chi_fn: Callable[[float, float], float] = chi_lo) -> ChiDesign:
+    r"""Sec. 4.2 route for a target accuracy: the largest :math:`\chi` whose Err_1-optimal design
+    (:func:`optimal_gamma_for_chi`) has :math:`\mathsf{Err}_1 = n d\,\mathrm{RMSE}^2`.  No accountant is
+    involved: this is the paper's "optimization described in Section 4.2"."""
+    n = check_n(n)
+    target = gaussian.check_sigma(target_rmse, "rmse") ** 2 * n * d
+    g = lambda lc: math.log(optimal_gamma_for_chi(math.exp(lc), d, chi_fn).err1_over_dchi2
+                            * d * math.exp(2 * lc)) - math.log(target)
+    hi = 0.5 * math.log(target / d)          # Err_1 >= d chi^2 (HCR bound), so chi <= sqrt(target/d)
+    lo = hi - 3
+    while g(lo) > 0:
+        lo -= 3
+    return optimal_gamma_for_chi(math.exp(brentq(g, lo, hi, xtol=1e-12)), d, chi_fn)
+
+
+# ----------------------------------------------------------------------------- n-user design
+@dataclass(frozen=True)
+class Design:
+    n: int
+    epsilon: float
+    delta: float
+    gamma: float
+    sigma0: float
+    rmse: float
+    certified_delta: float
+    gm_sigma: float
+    gm_rmse: float
+    d: int = 1
+
+    def as_dict(self) -> dict:
+        return {"n": self.n, "epsilon": self.epsilon, "delta": self.delta, "d": self.d,
+                "bmg": {"gamma": self.gamma, "sigma0": self.sigma0, "rmse": self.rmse,
+                        "certified_delta": self.certified_delta,
+                        "chi_lo": chi_lo(self.gamma, self.sigma0)},
+                "central_gaussian": {"sigma": self.gm_sigma, "rmse": self.gm_rmse},
+                "rmse_ratio": self.rmse / self.gm_rmse}
+
+
+def _bmg_delta(gamma: float, sigma0: float, n: int, eps: float, resolution: float) -> float:
+    return continuous.bmg_delta(_make(gamma, sigma0), n, eps, resolution=resolution).delta
+
+
+def _chi_for(n: int, eps: float, delta: float) -> float:
+    r"""The :math:`\chi` with :math:`f_{n,\varepsilon}(\chi) = \delta` (a starting point only)."""
+    g = lambda lc: float(continuous.template_log(n, eps, math.exp(lc), 30)) - math.log(delta)
+    lo, hi = -10.0, 20.0
+    if g(lo) < 0:
+        return math.exp(lo)
+    return math.exp(brentq(g, lo, hi, xtol=1e-12))
+
+
+def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution: float = 100.0,
+               rel_tol: float = 1e-5, start: float | None = None) -> float:
+    r"""Smallest :math:`\sigma_0` (to ``rel_tol``, rounded up) whose certified bound meets
+    :math:`\delta(\varepsilon)\le\delta`; the bound decreases in :math:`\sigma_0` (convex order)."""
+    def ok(s0: float) -> bool:
+        try:
+            return _bmg_delta(gamma, s0, n, epsilon, resolution) <= delta
+        except CannotCertify:        # the lattice does not fit: treat as not certified
+            return False
+
+    s = start if start else 1.0
+    lo, hi = s, s
+    if ok(s):
+        while ok(lo):
+            hi = lo
+            lo /= 1.25
+            if lo < 1e-6:
+                return hi
+    else:
+        while not ok(hi):
+            lo = hi
+            hi *= 1.25
+            if hi > 1e8:
+                raise CannotCertify(f"no sigma0 certifies delta={delta} at eps={epsilon}")
+    while hi / lo - 1 > rel_tol:
+        mid = math.sqrt(lo * hi)
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, resolution: float = 100.0,
+                       search_resolution: float = 30.0, gamma_tol: float = 2e-3) -> Design:
+    r"""Least-RMSE :math:`(\gamma, \sigma_0)` with the certified blanket bound :math:`\le \delta` at :math:`\varepsilon`.
+
+    The search over :math:`\log(1-\gamma)` uses a coarser lattice (still a certified bound, only
+    slightly larger); the final :math:`\sigma_0` is recalibrated at ``resolution``."""
+    n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
+    if eps == 0:
+        raise ValueError("epsilon=0 is not allowed for design; allowed range (0, inf)")
+    chi0 = _chi_for(n, eps, delta)
+    a0 = min(chi0 ** (-2.0 / 3), 0.5)
+
+    def obj(log_a: float) -> float:
+        g = -math.expm1(log_a)
+        start = sigma0_for_chi(g, chi0)
+        s0 = min_sigma0(g, n, eps, delta, resolution=search_resolution, rel_tol=1e-4, start=start)
+        return rmse(g, s0, n, d)
+
+    lo, hi = math.log(a0) - 1.5, min(math.log(a0) + 1.5, math.log(0.95))
+    res = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": gamma_tol})
+    g = -math.expm1(res.x)
+    s0 = min_sigma0(g, n, eps, delta, resolution=resolution, start=sigma0_for_chi(g, chi0))
+    cd = _bmg_delta(g, s0, n, eps, resolution)
+    gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
+    return Design(n, eps, delta, g, s0, rmse(g, s0, n, d), cd, gm_sigma, gaussian.rmse(gm_sigma, n), d)
+
+
+@dataclass(frozen=True)
+class AccuracyDesign:
+    n: int
+    rmse: float
+    delta: float
+    gamma: float
+    sigma0: float
+    epsilon: float
+    gm_epsilon: float
+    d: int = 1
+
+    def as_dict(self) -> dict:
+        return {"n": self.n, "rmse": self.rmse, "delta": self.delta, "d": self.d, "gamma": self.gamma,
+                "sigma0": self.sigma0, "epsilon": self.epsilon, "gm_epsilon": self.gm_epsilon}
+
+
+def sigma0_for_rmse(gamma: float, target_rmse: float, n: int, d: int = 1) -> float:
+    r"""Invert :func:`rmse` in :math:`\sigma_0` (it is increasing); raises if the target is below the
+    mixture floor :math:`\gamma/((1-\gamma) n d)`."""
+    target_err1 = target_rmse ** 2 * n * d
+    floor = err1(gamma, 1e-300, d)
+    if target_err1 <= floor:
+        raise CannotCertify(f"rmse={target_rmse} is below the floor of gamma={gamma}")
+    return math.sqrt((target_err1 - floor) * (1 - gamma) ** 2 / d)
+
+
+def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *, resolution: float = 100.0,
+                        search_resolution: float = 30.0, gamma_tol: float = 1e-3) -> AccuracyDesign:
+    r"""Among :math:`(\gamma,\sigma_0)` with the given RMSE, the one with the least certified
+    :math:`\varepsilon` at ``delta`` (the calibration of seed 000, Figs. 2-3)."""
+    n, delta = check_n(n), check_delta(delta)
+    target_rmse = gaussian.check_sigma(target_rmse, "rmse")
+    chi0 = target_rmse * math.sqrt(n)      # chi with d chi^2 = n d RMSE^2 (leading order)
+    a0 = min(chi0 ** (-2.0 / 3), 0.5)
+
+    def eps_of(g: float, res: float) -> float:
+        s0 = sigma0_for_rmse(g, target_rmse, n, d)
+        return continuous.bmg_epsilon(_make(g, s0), n, delta, rel_tol=1e-6, resolution=res)
+
+    lo, hi = math.log(a0) - 1.5, min(math.log(a0) + 1.5, math.log(0.95))
+    res = minimize_scalar(lambda la: eps_of(-math.expm1(la), search_resolution), bounds=(lo, hi),
+                          method="bounded", options={"xatol": gamma_tol})
+    g = -math.expm1(res.x)
+    s0 = sigma0_for_rmse(g, target_rmse, n, d)
+    eps = eps_of(g, resolution)
+    gm_eps = gaussian.epsilon_for_sigma(target_rmse * math.sqrt(n), delta, n)
+    return AccuracyDesign(n, target_rmse, delta, g, s0, eps, gm_eps, d)
+
+
+# ----------------------------------------------------------------------------- correspondence
+def correspondence(n_values: Sequence[int], gamma: float, sigma0: float, c: float = 1.0, *,
+                   resolution: float = 100.0, gm_dps: int = 30) -> list[dict]:
+    r"""Ratios to the template along :math:`\varepsilon_n = c\sqrt{\log n/n}/\chi_{lo}` (seed 000, Thm 3.2).
+
+    For each :math:`n`: the certified :math:`\delta_{BMG}(\varepsilon_n)` over
+    :math:`f_{n,\varepsilon_n}(\chi_{lo})` and the exact :math:`\delta_{GM(\chi_{lo})}(\varepsilon_n)` over
+    the same template (:math:`\mathsf{GM}(\sigma)` with :math:`\sigma = \chi_{lo}`)."""
+    mech = _make(gamma, sigma0)
+    chi = chi_lo(gamma, sigma0)
+    rows = []
+    for n in n_values:
+        n = check_n(n)
+        eps = c * math.sqrt(math.log(n) / n) / chi
+        f = continuous.template(n, eps, chi, gm_dps)
+        res = continuous.bmg_delta(mech, n, eps, resolution=resolution)
+        gm = gaussian.central_gaussian_delta(eps, chi, n, dps=gm_dps)
+        rows.append({"n": n, "epsilon": eps, "chi_lo": chi, "template": float(f),
+                     "delta_bmg": res.delta, "delta_bmg_error": res.error,
+                     "ratio_bmg": float(mp.mpf(res.delta) / f), "delta_gm": float(gm),
+                     "ratio_gm": float(gm / f)})
+    return rows
+
+
+def gm_template_ratio(n: Any, c: float, sigma: float, dps: int = 50) -> mp.mpf:
+    r""":math:`\delta_{\mathsf{GM}(\sigma)}(\varepsilon_n)/f_{n,\varepsilon_n}(\sigma)` at
+    :math:`\varepsilon_n = c\sqrt{\log n/n}/\sigma`, at ``dps`` digits (any :math:`n`, e.g. :math:`10^{40}`)."""
+    with mp.workdps(dps + 10):
+        n_ = mp.mpf(n)
+        eps = c * mp.sqrt(mp.log(n_) / n_) / sigma
+        mu = 1 / (mp.mpf(sigma) * mp.sqrt(n_))
+        d = gaussian.gdp_delta_mp(eps, mu, dps)
+        return d / continuous.template(n_, eps, sigma, dps + 10)

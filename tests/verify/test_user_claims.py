@@ -1,0 +1,50 @@
+"""A user registers a claim about their own mechanism and runs it with the same machinery."""
+import json
+import textwrap
+
+from shufflekit.cli import main
+
+PLUGIN = textwrap.dedent('''
+    import math
+    from hypothesis import strategies as st
+    from shufflekit.mechanisms import FiniteMechanism
+    from shufflekit.verify import claim, confirmed, refuted
+    from shufflekit.verify.checks import property_holds
+
+    def my_mechanism(p):
+        """A three-output randomizer of my own."""
+        return FiniteMechanism.from_matrix([[p, (1 - p) / 2, (1 - p) / 2],
+                                            [(1 - p) / 2, p, (1 - p) / 2]])
+
+    @claim(id="user.gamma", paper="user", source="my Lemma 1",
+           statement=r"\\gamma(p) = \\tfrac32(1 - p) \\text{ for } p \\ge 1/3")
+    def _gamma(ctx):
+        gaps = [abs(float(my_mechanism(p).blanket().gamma) - 1.5 * (1 - p)) for p in (0.4, 0.6, 0.9)]
+        return confirmed("gamma = 3(1 - p)/2", max_gap=max(gaps)) if max(gaps) < 1e-12 else \\
+            refuted("gamma differs", max_gap=max(gaps))
+
+    @claim(id="user.chi-order", paper="user", source="my Lemma 2",
+           statement=r"\\chi_{up} \\ge \\chi_{lo}")
+    def _order(ctx):
+        return property_holds(st.floats(0.34, 0.95), lambda p: float(my_mechanism(p).chi_up().value)
+                              >= float(my_mechanism(p).chi_lo().value) * (1 - 1e-12), ctx,
+                              what="chi_up >= chi_lo")
+
+    @claim(id="user.wrong", paper="user", source="my Lemma 3", statement=r"\\gamma = 1",
+           expected="refuted")
+    def _wrong(ctx):
+        g = float(my_mechanism(0.5).blanket().gamma)
+        return refuted(f"gamma = {g}, not 1", gamma=g) if g != 1 else confirmed("gamma = 1")
+''')
+
+
+def test_user_plugin_runs_through_the_cli(tmp_path, capsys):
+    plugin = tmp_path / "my_claims.py"
+    plugin.write_text(PLUGIN)
+    code = main(["verify", "--plugin", str(plugin), "--only", "user.*", "--format", "json",
+                 "--no-progress"])
+    payload = json.loads(capsys.readouterr().out)
+    verdicts = {c["id"]: c["verdict"] for c in payload["claims"]}
+    assert verdicts == {"user.gamma": "confirmed", "user.chi-order": "confirmed",
+                        "user.wrong": "refuted"}
+    assert code == 0  # every verdict equals its recorded expectation
