@@ -47,7 +47,9 @@ def describe(mech: Any, *, epsilon: Any = 0, adjacency: str | None = None) -> di
         pair = mech.pairs(adjacency)[0]
         law = mech.gparv(eps, pair)
         return {"name": mech.name, "params": {"components": [c.name for c in mech.components]},
-                "gamma": _num(mech.gamma), "eps0": _num(mech.eps0()), "chi_lo": None, "chi_up": None,
+                "gamma": _num(mech.gamma), "eps0": _num(mech.eps0()),
+                "chi_lo": {**_num(mech.chi_lo()), "adjacency": "zero-out"},
+                "chi_up": {**_num(mech.chi_up()), "adjacency": "zero-out"},
                 "gparv": {"epsilon": str(eps), "adjacency": adjacency,
                           "pairs": [[str(a) for a in pair]], **law.as_dict()}}
     if isinstance(mech, PrivUnit):

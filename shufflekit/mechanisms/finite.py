@@ -196,8 +196,34 @@ class FiniteMechanism:
         terms.append((0, _simp(1 - b.gamma)))
         return DiscreteLaw.from_pairs(terms)
 
+    def _gparv_signature(self, epsilon: Any, pair: tuple) -> tuple:
+        """The GPARV law of ``pair`` at 60 digits, as a hashable sorted signature (40 digits)."""
+        import mpmath
+
+        rows, mult = self._mp
+        with mpmath.workdps(60):
+            e = mpmath.exp(mpmath.mpf(sp.N(epsilon, 60)) if isinstance(epsilon, sp.Basic)
+                           else mpmath.mpf(epsilon))
+            floor = [min(rows[x][j] for x in self.inputs) for j in range(len(self.outputs))]
+            acc: dict = {}
+            for j, c in enumerate(floor):
+                if c == 0:
+                    continue
+                atom = mpmath.nstr((rows[pair[0]][j] - e * rows[pair[1]][j]) / c, 40)
+                acc[atom] = acc.get(atom, 0) + mult[j] * c
+        return tuple(sorted((a, mpmath.nstr(p, 40)) for a, p in acc.items()))
+
     def gparv_laws(self, epsilon: Any, adjacency: str = "replace-one") -> list[tuple[DiscreteLaw, list]]:
-        """The distinct GPARV laws over all neighbouring pairs, each with its pairs."""
+        """The distinct GPARV laws over all neighbouring pairs, each with its pairs.
+
+        Numeric mechanisms group the pairs by their law at 60 digits first and derive
+        the exact law once per group.
+        """
+        if not self.is_symbolic and not (isinstance(epsilon, sp.Basic) and epsilon.free_symbols):
+            groups: dict = {}
+            for pair in self.pairs(adjacency):
+                groups.setdefault(self._gparv_signature(epsilon, pair), []).append(pair)
+            return [(self.gparv(epsilon, prs[0]), prs) for prs in groups.values()]
         out: list[tuple[DiscreteLaw, list]] = []
         for pair in self.pairs(adjacency):
             law = self.gparv(epsilon, pair)
