@@ -114,6 +114,8 @@ def chernoff_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon: fl
     ``"P||Q"`` the reverse ordering; ``"both"`` the two-sided curve (the larger).  Minimised
     over :math:`\lambda \ge 0`; never above 1; never below the exact value.
     """
+    if direction == "both":
+        return max(chernoff_delta(w0, w1, n, epsilon, "Q||P"), chernoff_delta(w0, w1, n, epsilon, "P||Q"))
     log_d = chernoff_log_delta(w0, w1, n, epsilon, direction)
     if log_d == -math.inf:
         return 0.0

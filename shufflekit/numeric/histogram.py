@@ -31,6 +31,9 @@ Numerics (said once, used everywhere below).
   benchmarked case).
 * The binary-output canonical pair uses **log-space binomial** pmfs
   (``scipy.stats.binom.logpmf``, Loader's saddle-point form), O(n) terms.
+* Accuracy: every reported delta, JSD and KL is exact up to a relative error of about
+  1e-13 plus an absolute error below 1e-290 (the flushed tails); targets
+  :math:`\delta < 10^{-250}` are refused for that reason.
 * The JSD integrand :math:`D(L)` is evaluated through
   :math:`D = \tfrac{1+L}{4}\{2t\,\operatorname{artanh} t + \log(1-t^2)\}`,
   :math:`t = (L-1)/(L+1)`, which has no first-order cancellation near :math:`L=1`.
@@ -46,15 +49,18 @@ import numpy as np
 from scipy.special import gammaln
 from scipy.stats import binom
 
+from shufflekit.numeric.gaussian import gdp_delta
 from shufflekit.numeric.profile import check_delta, check_epsilon, check_n
 
 ROW_TOLERANCE = 1e-9
 MAX_STATES = 60_000_000  # dense histogram cube cells (float64): about 0.5 GB per array
+MAX_WORK = 2e10  # cells x DP steps: about a minute on one core
+MIN_DELTA = 1e-250  # below this the flushed tails (atoms under ~1e-308) could matter
 
 
 # ----------------------------------------------------------------- validation
 def check_channel(w0: Sequence[float], w1: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    """Validate a binary-input channel; return float arrays ``(W0, W1)``.
+    r"""Validate a binary-input channel; return float arrays ``(W0, W1)``.
 
     Both rows must have the same length ``d >= 2``, finite entries in [0, 1] and sum
     to 1 (within 1e-9, then renormalised); ``W0`` must have full support (seed 001,
@@ -235,7 +241,9 @@ def directed_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
     The curve is a decreasing, piecewise-linear function of :math:`x = e^{\varepsilon}`
     with kinks at the ratios :math:`a/b`; the atoms are sorted by ratio, the segment
     holding the root is located from cumulative sums, and the root is solved on it
-    exactly: :math:`x = (\text{sing} + A_j - \delta)/B_j`.  Returns ``inf`` when the
+    exactly: :math:`x = (\text{sing} + A_j - \delta)/B_j`, then rounded up by the float64
+    error budget of the masses (so the returned epsilon is never below the exact root
+    by more than round-off; relative excess about 1e-14 * mass / delta).  Returns ``inf`` when the
     singular mass :math:`a(b=0)` already exceeds ``delta``.
     """
     sing = float(np.sum(a[b == 0]))
@@ -256,9 +264,21 @@ def directed_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
     if j >= ratio.size:  # all kinks still above delta: root below the smallest ratio
         j = ratio.size
     x = (sing + cum_a[j] - delta) / cum_b[j]
+    # round up: the float value of the curve near the root carries an absolute error of
+    # about 64 ulp of the masses involved; moving x by that over the slope cum_b keeps
+    # the returned epsilon on the safe side of the exact root
+    x += 64 * np.finfo(float).eps * (sing + cum_a[j] + x * cum_b[j]) / cum_b[j]
     if j < ratio.size:
         x = max(x, float(ratio[j]))
     return max(0.0, math.log(x)) if x > 0 else 0.0
+
+
+def _check_resolvable_delta(delta: Any) -> float:
+    d = check_delta(delta)
+    if d < MIN_DELTA:
+        raise ValueError(f"delta={delta!r} is not allowed; allowed range [{MIN_DELTA:g}, 1): smaller targets "
+                         f"depend on histogram probabilities below the float64 range")
+    return d
 
 
 @dataclass(frozen=True)
@@ -304,10 +324,12 @@ class HistogramPair:
         return max(self.delta_qp(epsilon), self.delta_pq(epsilon))
 
     def epsilon_qp(self, delta: float) -> float:
-        return directed_epsilon(self.q, self.p, check_delta(delta))
+        """Smallest eps with delta_Q||P(eps) <= delta (rounded up by the float64 budget)."""
+        return directed_epsilon(self.q, self.p, _check_resolvable_delta(delta))
 
     def epsilon_pq(self, delta: float) -> float:
-        return directed_epsilon(self.p, self.q, check_delta(delta))
+        """Smallest eps with delta_P||Q(eps) <= delta (rounded up by the float64 budget)."""
+        return directed_epsilon(self.p, self.q, _check_resolvable_delta(delta))
 
     def epsilon(self, delta: float) -> float:
         """Smallest eps with both directed curves <= delta (two-sided)."""
@@ -346,6 +368,34 @@ class HistogramPair:
         return float(np.sum(self.p[sup] * (self.likelihood_ratio[sup] - 1.0) ** 2))
 
 
+def _resolved(w0: np.ndarray, w1: np.ndarray, n: int, k: int, p: np.ndarray, q: np.ndarray,
+              hist: np.ndarray | None, total: int, m: int = 1) -> HistogramPair:
+    r"""Build the pair after removing float64 underflow artefacts.
+
+    The exact supports are known in closed form (W0 has full support): with
+    :math:`c(N)` the number of items on symbols where :math:`W_1 = 0`,
+    :math:`\operatorname{supp}P = \{c \le \text{total}-k\cdot m\}` and
+    :math:`\operatorname{supp}Q = \{c \le \text{total}-(k+1)m\}` (the changed user's
+    messages must avoid those symbols under Q).  An atom inside a support whose
+    computed probability underflowed to 0 would fake a singular mass; when the other
+    law is also negligible there (below 1e-290) the atom is set to zero in both laws
+    and counted in :attr:`HistogramPair.lost_mass`.  (If the other law is not
+    negligible, the underflowed value is zero to within 1e-308 and is kept as 0.)
+    """
+    zero_cols = np.flatnonzero(w1 == 0)
+    if zero_cols.size and hist is None:
+        hist = cube_histograms(total, w0.size)
+    c = hist[:, zero_cols].sum(axis=1) if zero_cols.size else np.zeros(p.size, dtype=np.int64)
+    p_struct = c <= total - k * m
+    q_struct = c <= total - (k + 1) * m
+    tiny = 1e-290
+    bad = ((p_struct & (p == 0)) | (q_struct & (q == 0))) & (p < tiny) & (q < tiny)
+    if np.any(bad):
+        p = np.where(bad, 0.0, p)
+        q = np.where(bad, 0.0, q)
+    return HistogramPair(w0, w1, n, k, p, q, total=total)
+
+
 def shuffled_pair(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0) -> HistogramPair:
     r"""Exact laws :math:`T_{n,k}` and :math:`T_{n,k+1}` of a channel on a finite alphabet.
 
@@ -357,11 +407,15 @@ def shuffled_pair(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0) 
     k = check_k(k, n)
     d = w0a.size
     _check_size(n, d)
+    work = float((n + 1) ** (d - 1)) * min(k, n - 1 - k)
+    if work > MAX_WORK:
+        raise ValueError(f"n={n}, k={k} with d={d} symbols needs about {work:.2g} DP cell updates; allowed at "
+                         f"most {MAX_WORK:.0g} (reduce n, or use k near 0 or n-1)")
     s = others_law(w0a, w1a, n, k)
     mask = _valid_mask(n, d)
     p = add_user(s, w0a)[mask]
     q = add_user(s, w1a)[mask]
-    return HistogramPair(w0a, w1a, n, k, p, q, total=n)
+    return _resolved(w0a, w1a, n, k, p, q, None, n)
 
 
 def canonical_pair(w0: Sequence[float], w1: Sequence[float], n: int) -> HistogramPair:
@@ -376,7 +430,7 @@ def canonical_pair(w0: Sequence[float], w1: Sequence[float], n: int) -> Histogra
     p = multinomial_cube(n, w0a)[mask]
     hist = cube_histograms(n, d)
     L = hist @ (w1a / w0a) / n
-    return HistogramPair(w0a, w1a, n, 0, p, p * L, total=n)
+    return _resolved(w0a, w1a, n, 0, p, p * L, hist, n)
 
 
 def binary_pair(p0: float, p1: float, n: int, k: int = 0) -> HistogramPair:
@@ -403,7 +457,8 @@ def binary_pair(p0: float, p1: float, n: int, k: int = 0) -> HistogramPair:
     K = np.arange(n + 1)
     P = np.exp(binom.logpmf(K, n, p0))
     L = (n - K) / n * ((1 - p1) / (1 - p0)) + K / n * (p1 / p0)
-    return HistogramPair(w0, w1, n, 0, P, P * L, total=n)
+    hist = np.stack([K, n - K], axis=1)
+    return _resolved(w0, w1, n, 0, P, P * L, hist, n)
 
 
 # ---------------------------------------------------------- multi-message
@@ -445,21 +500,10 @@ def multi_message_pair(w0: Sequence[float], w1: Sequence[float], n: int, m: int)
     p = multinomial_cube(total, w0a)[mask]
     hist = cube_histograms(total, d)
     L = multi_message_likelihood_ratio(hist, w1a / w0a, n, m)
-    return HistogramPair(w0a, w1a, n, 0, p, p * L, total=total)
+    return _resolved(w0a, w1a, n, 0, p, p * L, hist, total, m=m)
 
 
 # ------------------------------------------------------------------ report
-def _gdp_delta(epsilon: float, mu: float) -> float:
-    r""":math:`\delta_{\rm GDP}(\varepsilon;\mu) = \Phi(-\varepsilon/\mu+\mu/2) - e^\varepsilon\Phi(-\varepsilon/\mu-\mu/2)`
-    (seed 001, eq. (9)); Gaussian tails via ``erfc``."""
-    from scipy.special import erfc
-
-    def Phi(x: float) -> float:
-        return 0.5 * erfc(-x / math.sqrt(2.0))
-
-    return float(Phi(-epsilon / mu + mu / 2) - math.exp(epsilon) * Phi(-epsilon / mu - mu / 2))
-
-
 def channel_constants(w0: np.ndarray, w1: np.ndarray, pi: float) -> dict:
     r"""Floating-point :math:`I_\pi`, :math:`I^{\rm mix}_\pi`, :math:`\chi^2(W_1\|W_0)` (seed 001, Sec. 3).
 
@@ -491,7 +535,8 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
     r"""Everything the ``shufflekit histogram`` command prints, as a JSON-able dict.
 
     Constants at :math:`\pi = k/n`; both directed deltas at each epsilon; GDP values
-    :math:`\delta_{\rm GDP}(\varepsilon;\mu)` with :math:`\mu = \sqrt{I_\pi/n}` (fixed
+    :math:`\delta_{\rm GDP}(\varepsilon;\mu)` (seed 001, eq. (9);
+    :func:`shufflekit.numeric.gaussian.gdp_delta`) with :math:`\mu = \sqrt{I_\pi/n}` (fixed
     composition) and :math:`\sqrt{I^{\rm mix}_\pi/n}` (mixture); the two-sided epsilon for
     each delta.
     """
@@ -515,6 +560,7 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
         else:
             pair = shuffled_pair(w0a, w1a, n, k)
         out["lost_mass"] = pair.lost_mass
+        out["singular_mass_P(Q=0)"] = float(np.sum(pair.p[pair.q == 0]))
         if jsd:
             val = pair.jsd()
             out["jsd"] = val
@@ -522,11 +568,16 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
             out["I_pi_over_8n"] = consts["I_pi"] / (8 * n)
         out["epsilons"] = [
             {"epsilon": e, "delta_Q||P": pair.delta_qp(e), "delta_P||Q": pair.delta_pq(e),
-             "gdp_fixed_composition": _gdp_delta(e, mu_fc) if mu_fc > 0 else 0.0,
-             "gdp_mixture": _gdp_delta(e, mu_mix) if mu_mix > 0 else 0.0}
+             "gdp_fixed_composition": gdp_delta(e, mu_fc) if mu_fc > 0 else 0.0,
+             "gdp_mixture": gdp_delta(e, mu_mix) if mu_mix > 0 else 0.0}
             for e in eps_list]
         out["deltas"] = [
-            {"delta": d, "epsilon_Q||P": pair.epsilon_qp(d), "epsilon_P||Q": pair.epsilon_pq(d),
-             "epsilon_two_sided": pair.epsilon(d)}
+            {"delta": d, "epsilon_Q||P": _finite(pair.epsilon_qp(d)), "epsilon_P||Q": _finite(pair.epsilon_pq(d)),
+             "epsilon_two_sided": _finite(pair.epsilon(d))}
             for d in delta_list]
     return out
+
+
+def _finite(x: float) -> float | str:
+    """``"inf"`` for an infinite epsilon (singular mass above delta), so the report is strict JSON."""
+    return "inf" if math.isinf(x) else x

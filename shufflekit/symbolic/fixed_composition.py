@@ -453,3 +453,17 @@ def randomized_response_boundary() -> Derivation:
         lhs=r"\chi^2(b)",
         extras={"q": q, "r": r_vals, "mean": mean, "chi2_def": chi2_def, "abs3": abs3,
                 "lyapunov_limit": limit, "mu2_over_a": mu2_over_a, "a_n": a_n})
+
+
+# ------------------------------------------------------------ listing
+EXAMPLE_CHANNEL = (("7/10", "1/5", "1/10"), ("3/20", "11/20", "3/10"))  # seed 001, Sec. 8.3 (Tables 3-5)
+
+
+def derivations() -> list[Derivation]:
+    """Every derivation of this module (channel-specific ones for the seed 001 example channel)."""
+    w0, w1 = EXAMPLE_CHANNEL
+    return [mixture_covariance_identity(3), covariances(w0, w1), fisher_constant(w0, w1),
+            mixture_fisher_constant(w0, w1), sherman_morrison_relation(), endpoint_chi2(w0, w1),
+            convexity(w0, w1), jsd_function(), jsd_series(), canonical_moments(), canonical_jsd_expansion(),
+            smooth_f_divergence_leading(), local_privacy_curve(), binary_output_fisher(),
+            randomized_response_boundary()]

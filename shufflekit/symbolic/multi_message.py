@@ -27,7 +27,6 @@ from shufflekit.symbolic.fixed_composition import as_channel
 
 chi2 = sp.Symbol("chi2", positive=True)
 n = sp.Symbol("n", positive=True)
-m_sym = sp.Symbol("m", positive=True, integer=True)
 
 
 def _check_m(m: int) -> int:
@@ -156,3 +155,8 @@ def brute_force_likelihood_ratio(w0: Sequence, w1: Sequence, n_users: int, m: in
     if P == 0:
         raise ValueError(f"hist={list(target)} has probability 0 under the null")
     return sp.nsimplify(Q / P)
+
+
+def derivations(m: int = 2) -> list[Derivation]:
+    """Every derivation of this module for ``m`` messages per user."""
+    return [bundled_chi2(m), bundled_shuffled_chi2(m), unbundled_chi2(m), bundled_minus_unbundled(m)]
