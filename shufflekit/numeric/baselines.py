@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from shufflekit.numeric.blanket import LOG_TAIL, SPECIAL_REL_ERR, _radius, ratio_laws
+from shufflekit.numeric.blanket import LOG_TAIL, SPECIAL_REL_ERR, _radius, _to_numpy, ratio_laws
 from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
 
 
@@ -39,7 +39,9 @@ def _check_eps0(eps0) -> float:
 
 
 def _ldp_eps0(mech) -> float:
-    e0 = float(mech.eps0())
+    from shufflekit.numeric.blanket import numeric_eps0
+
+    e0 = numeric_eps0(mech)
     if not math.isfinite(e0):
         raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for any finite "
                          "eps0; this bound needs a pure LDP randomizer")
@@ -82,7 +84,7 @@ def stronger_clone_applies(mech, tol: float = 1e-12) -> tuple[bool, str]:
     (:math:`Q_0,Q_1\ge0` is the :math:`\varepsilon_0`-LDP condition itself.)
     Binary randomized response and k-RR belong to the class.
     """
-    P, mult = mech.to_numpy()
+    P, mult = _to_numpy(mech)
     e = math.exp(_ldp_eps0(mech))
     k = len(P)
     for i in range(k):
@@ -298,7 +300,7 @@ def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
     n, epsilon = check_n(n), check_epsilon(epsilon)
     if getattr(mech, "components", None):
         mech = mech.to_finite()
-    P, mult = mech.to_numpy()
+    P, mult = _to_numpy(mech)
     best = 0.0
     seen = set()
     for i in range(len(P)):

@@ -27,7 +27,7 @@ Two evaluation methods, both returning ``(value, error)`` where ``value`` is a
     (from :math:`j\,\mathrm{pmf}_m(j) = m\rho\,\mathrm{pmf}_{m-1}(j-1)`).  Tails are
     dropped only where Bernstein's inequality
     :math:`P(|N-\mathbb{E}N|\ge t)\le e^{-t^2/(2(\sigma^2+t/3))}` bounds them by
-    :math:`e^{-80}`; every dropped piece is bounded and added to the budget, as is a
+    :math:`e^{-60}`; every dropped piece is bounded and added to the budget, as is a
     relative round-off of :data:`SPECIAL_REL_ERR` per binomial cdf/pmf value
     (Boost incomplete beta through ``scipy.stats.binom``; checked against mpmath in the
     tests).  For k-RR (three non-zero atoms) this is a sum over two binomial counts.
@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 from scipy import stats
@@ -55,8 +55,9 @@ from scipy import stats
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
                                         check_epsilon, check_n)
 
-LOG_TAIL = 80.0                 # tails dropped only below e^-80 (Bernstein)
-SPECIAL_REL_ERR = 1e-12         # budgeted relative error of one binomial pmf/cdf value
+LOG_TAIL = 60.0                 # tails dropped only below e^-60 (Bernstein)
+SPECIAL_REL_ERR = 1e-9          # budgeted relative error of one binomial pmf/cdf value
+                                # (Boost via scipy: worst seen 1.3e-11 against mpmath)
 UNIT = 2.0 ** -53               # float64 unit round-off
 MAX_EXACT_CELLS = 30_000_000    # beyond this the exact method refuses (use fft)
 MAX_FFT_GRID = 1 << 25
@@ -87,8 +88,23 @@ class RatioLaw:
         return max(0.0, 1.0 - self.gamma)
 
 
+_NUMPY_CACHE: dict[int, tuple] = {}
+
+
+def _to_numpy(mech) -> tuple[np.ndarray, np.ndarray]:
+    """``mech.to_numpy()``, cached per mechanism object (sympy evaluation is slow for 2^k outputs)."""
+    hit = _NUMPY_CACHE.get(id(mech))
+    if hit is not None and hit[0] is mech:
+        return hit[1]
+    arrays = mech.to_numpy()
+    if len(_NUMPY_CACHE) > 64:
+        _NUMPY_CACHE.clear()
+    _NUMPY_CACHE[id(mech)] = (mech, arrays)   # the reference keeps the id valid
+    return arrays
+
+
 def _float_rows(mech) -> tuple[np.ndarray, np.ndarray, list]:
-    P, mult = mech.to_numpy()
+    P, mult = _to_numpy(mech)
     return P, mult, list(mech.inputs)
 
 
@@ -179,9 +195,30 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
             t = np.stack([np.outer(t[:, 0], tc[:, 0]).ravel(), np.outer(t[:, 1], tc[:, 1]).ravel(),
                           np.outer(t[:, 2], tc[:, 2]).ravel()], axis=1)
             t = _merge(t[:, 0], t[:, 1], t[:, 2])
-        pairs = tuple(tuple(p[0] for _, p in combo) if len(comps) > 1 else combo[0][1])
+        if len(comps) > 1:   # one representative pair: (x_1..x_m), (x'_1..x'_m)
+            reps = [prs[0] for _, prs in combo]
+            pairs = ((tuple(a for a, _ in reps), tuple(b for _, b in reps)),)
+        else:
+            pairs = tuple(combo[0][1])
         out.append(RatioLaw(t[:, 0], t[:, 1], t[:, 2], gamma, pairs))
     return out
+
+
+def numeric_eps0(mech) -> float:
+    r"""Local :math:`\varepsilon_0 = \max_{x,x',y}\log(R_x(y)/R_{x'}(y))` from the float matrix,
+    rounded up by a relative 1e-12 (so bounds that grow with it stay safe); ``inf`` if
+    some output has probability 0 under one input and not under another.  Joint
+    compositions add their components' values (seed 002, Thm 1 of Sec. 6)."""
+    comps = list(getattr(mech, "components", None) or [mech])
+    total = 0.0
+    for comp in comps:
+        P, _ = _to_numpy(comp)
+        hi, lo = P.max(axis=0), P.min(axis=0)
+        used = hi > 0
+        if np.any(lo[used] <= 0):
+            return math.inf
+        total += float(np.max(np.log(hi[used]) - np.log(lo[used]))) if used.any() else 0.0
+    return total * (1 + 1e-12) + 1e-15
 
 
 def gparv_numeric(mech, epsilon: float, pair: tuple | None = None,
@@ -235,19 +272,24 @@ def _radius(var):
 
 def _inner(x, m, rho, c):
     r""":math:`\mathbb{E}[(x + cN)_+]`, :math:`N\sim\mathrm{Bin}(m,\rho)`, :math:`c<0`,
-    with its floating error budget."""
+    with its floating error budget.
+
+    Uses :math:`F_{m-1}(J-1) = F_m(J) - (1-\rho)\,\mathrm{pmf}_{m-1}(J)` (condition on the
+    last trial), so one cdf and one pmf per cell.
+    """
     ac = -c
     J = np.floor(np.where(x > 0, x, 0.0) / ac)
     full = J >= m
     Jc = np.minimum(J, m)
     F = stats.binom.cdf(Jc, m, rho)
     mm1 = np.maximum(m - 1, 0)
-    F1 = np.where(Jc - 1 >= 0, stats.binom.cdf(Jc - 1, mm1, rho), 0.0)
+    pm1 = np.where(full, 0.0, stats.binom.pmf(Jc, mm1, rho))
+    F1 = np.maximum(F - (1 - rho) * pm1, 0.0)
     t1 = x * F
     t2 = c * m * rho * F1
     val = np.where(full, x + c * m * rho, t1 + t2)
     err = np.where(full, 4 * UNIT * (np.abs(x) + ac * m * rho),
-                   2 * SPECIAL_REL_ERR * (np.abs(t1) + np.abs(t2)))
+                   2 * SPECIAL_REL_ERR * (np.abs(t1) + ac * m * rho * (F + (1 - rho) * pm1)))
     pos = x > 0
     return np.where(pos, val, 0.0), np.where(pos, err, 0.0)
 
@@ -275,15 +317,18 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
         q0 = max(0.0, 1.0 - float(q[keep].sum()))
     else:
         q0 = float(zero_mass) + float(q[(g == 0) & (q > 0)].sum())
+    # atoms computed as exactly 0 may be +-margin in truth: S moves by at most n * zshift
+    mz = mg[(g == 0) & (q > 0)]
+    zshift = float(mz.max()) if mz.size else 0.0
     g_lo, g_hi = g[keep] - mg[keep], g[keep] + mg[keep]   # interval of each atom
     q = q[keep]
     if g_hi.size == 0 or g_hi.max() <= 0:
-        return 0.0, 0.0
+        return zshift, 2 * zshift
     g = g_hi   # upper atoms: the value is an upper bound
     neg = np.where(g < 0)[0]
     if neg.size == 0:  # S >= 0 always: E[S_+] = E[S]
-        v = n * float(np.dot(q, g)) / n
-        return v + 1e-15 * abs(v), 2e-15 * abs(v) + float(np.dot(q, g_hi - g_lo))
+        v = float(np.dot(q, g))
+        return v + 1e-15 * abs(v) + zshift, 2e-15 * abs(v) + float(np.dot(q, g_hi - g_lo)) + 2 * zshift
     pos = np.where(g >= 0)[0]
     negs = neg[np.argsort(q[neg], kind="stable")]
     order = np.concatenate([pos, negs])
@@ -394,19 +439,27 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
     err += (r * SPECIAL_REL_ERR + 1e-14) * abs(total)
     # a lower bound uses the lower atoms: S_lo >= S_hi - sum_j N_j spread_j
     spread_cost = float(np.dot(q, spread)) * n
-    value = (total + err) / n
-    return value, (2 * err + spread_cost) / n
+    value = (total + err) / n + zshift
+    return value, (2 * err + spread_cost) / n + 2 * zshift
 
 
 # ============================================================ FFT method
-def _fft_error(N: int, n: int, l: float, top: int) -> float:
-    """Bound on sum_{v=1}^{top} v*l*|computed pmf_v - exact pmf_v| (Higham, Thm 24.2)."""
+def _fft_error(N: int, n: int, l: float, top: int, p_norm2: float) -> float:
+    r"""Bound on :math:`\sum_{v=1}^{top} v\,l\,|\hat f_v - f_v|` for the n-fold pmf by FFT.
+
+    Higham (Accuracy and Stability, Thm 24.2): the computed DFT satisfies
+    :math:`\|\hat y - y\|_2 \le \eta\|y\|_2`, :math:`\eta = \log_2 N\,(\mu + \gamma_4(\sqrt2+\mu))`,
+    with :math:`\|y\|_2 = \sqrt N\|p\|_2`.  Raising to the n-th power multiplies each
+    coefficient error by at most :math:`nG`, :math:`G = (1+\max|\Delta|)^{n}`, and adds a
+    relative :math:`(n\pi+10)u`; the inverse DFT divides 2-norms by :math:`\sqrt N` and adds
+    :math:`\eta` times the result's norm (at most 1).  Cauchy-Schwarz over the positive
+    cells then gives the bound.
+    """
     lg = math.log2(max(N, 2))
-    eta = lg * (UNIT + 4 * UNIT * (math.sqrt(2) + UNIT)) * 1.01
-    d_phi = eta * math.sqrt(N)                  # |fft(p)_k - exact| with ||p||_2 <= 1
-    grow = math.exp(min(n * d_phi, 700.0))
-    d_pow = n * d_phi * grow + (n * math.pi + 10) * UNIT * grow
-    err2 = d_pow + eta * grow                    # ||computed - exact||_2 of the n-fold pmf
+    eta = lg * (UNIT + 4 * UNIT / (1 - 4 * UNIT) * (math.sqrt(2) + UNIT)) * 1.01
+    d_max = eta * math.sqrt(N) * p_norm2          # any single coefficient error
+    grow = math.exp(min(n * math.log1p(d_max), 700.0))
+    err2 = n * grow * eta * p_norm2 + (n * math.pi + 10) * UNIT * grow + eta * grow
     s2 = math.sqrt(top * (top + 1) * (2 * top + 1) / 6.0) if top > 0 else 0.0
     return l * s2 * err2
 
@@ -438,9 +491,11 @@ def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
         q0 = max(0.0, 1.0 - float(q[keep].sum()))
     else:
         q0 = float(zero_mass) + float(q[(g == 0) & (q > 0)].sum())
+    mz = mg[(g == 0) & (q > 0)]
+    zshift = float(mz.max()) if mz.size else 0.0   # see blanket_delta_exact
     g, q, mg = g[keep], q[keep], mg[keep]
     if g.size == 0 or (g + mg).max() <= 0:
-        return 0.0, 0.0
+        return zshift, 2 * zshift
     k = np.ceil((g + mg) / l * (1 + 4 * UNIT) + 4 * UNIT).astype(np.int64)   # rounded UP
     k_all = np.append(k, 0)
     q_all = np.append(q, q0)
@@ -455,7 +510,7 @@ def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
     top = int(math.floor(mu + t))
     if top <= 0:   # the whole positive part is in the dropped tail
         bound = n * kmax * l * eL
-        return bound / n, bound / n
+        return bound / n + zshift, bound / n + 2 * zshift
     lo = int(math.ceil(mu - t))
     lo = min(lo, 0)
     lo = max(lo, n * kmin)
@@ -477,14 +532,14 @@ def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
     posmask = vals > 0
     pos_part = float(np.sum(vals[posmask] * pm[posmask])) * l
     ppos = float(np.sum(pm[posmask]))
-    fft_err = _fft_error(N, n, l, max(top, int(vals[-1])))
+    fft_err = _fft_error(N, n, l, max(top, int(vals[-1]), 0), float(np.sqrt(np.sum(p * p))))
     above = n * max(kmax, 0) * l * eL            # E[S 1{S > window top}]
     upper = pos_part + fft_err + above + 1e-13 * abs(pos_part)
     # lower side: aliasing added <= 2e^-L mass; discretisation <= l * n * P(S_bar > 0)
     p_pos_up = min(1.0, ppos + fft_err / l + 2 * eL)
     disc = l * n * p_pos_up + float(np.dot(q, mg)) * n
-    lower = pos_part - fft_err - 2 * eL * (lo + N) * l - disc - 1e-13 * abs(pos_part)
-    return upper / n, (upper - max(lower, 0.0)) / n
+    lower = pos_part - fft_err - 2 * eL * max(lo + N, 0) * l - disc - 1e-13 * abs(pos_part)
+    return upper / n + zshift, (upper - max(lower, 0.0)) / n + 2 * zshift
 
 
 def blanket_delta_plain_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
@@ -538,15 +593,12 @@ class BlanketAccountant:
         if method not in METHODS:
             raise ValueError(f"method={method!r} is not allowed; use one of {', '.join(METHODS)}")
         laws = (_law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
-        try:
-            e0 = float(mech.eps0())
-        except (TypeError, ValueError):
-            e0 = math.inf
+        e0 = numeric_eps0(mech)
         if not math.isfinite(e0):
             raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for a finite "
                              "eps0; the blanket bound needs bounded likelihood ratios")
         if method == "fft" and l is None:
-            l = default_grid(e0) / 10
+            l = default_grid(e0)
         return cls(laws=laws, n=n, method=method, l=l, eps0=e0,
                    mechanism=describe_mechanism(mech))
 
@@ -599,33 +651,34 @@ def certified_epsilon(delta_up, delta: float, *, eps_max: float, rel_tol: float 
     d0 = delta_up(0.0)
     if d0 <= delta:
         return 0.0
-    hi = eps_max if math.isfinite(eps_max) else 1.0
-    dh = delta_up(hi)
-    while dh > delta:
-        if math.isfinite(eps_max) or hi > 64:
-            raise CannotCertify(f"delta={delta:g} cannot be certified: the bound at "
-                                f"epsilon={hi:g} is {dh:g}")
-        hi *= 2
-        dh = delta_up(hi)
-    lo = 0.0
-    # shrink the bracket geometrically first (cheap, keeps Brent in the log-smooth part)
-    while hi - lo > 1e-3 * hi:
-        mid = 0.5 * (lo + hi) if lo > 0 else hi / 4
+    if not math.isfinite(eps_max):
+        raise ValueError("eps_max must be finite (the local eps0 of the mechanism)")
+    # At eps = eps0 the shuffled mechanism is eps0-DP (each report is), so the true delta
+    # is 0 there: eps_max is a valid (trivial) end of the bracket without evaluation.
+    lo, hi, verified = 0.0, eps_max, False
+    while hi > 1e-12:
+        mid = hi / 4 if lo == 0.0 else 0.5 * (lo + hi)
         if delta_up(mid) > delta:
             lo = mid
             break
-        hi = mid
+        hi, verified = mid, True
+    else:
+        return hi
+
     def f(e):
+        if e >= eps_max and not verified:
+            return math.log(1e-320) - math.log(delta)
         return math.log(max(delta_up(e), 1e-320)) - math.log(delta)
 
-    if lo == 0.0:
-        return hi
     root = brentq(f, lo, hi, xtol=1e-15, rtol=rel_tol / 4, maxiter=200)
-    for step in (1 + rel_tol / 2, 1 + rel_tol, 1 + 4 * rel_tol, 1 + 1e-6):
-        e = min(root * step, hi)
-        if delta_up(e) <= delta:
+    for step in (1 + rel_tol / 2, 1 + rel_tol, 1 + 4 * rel_tol, 1 + 1e-6, 1 + 1e-4):
+        e = root * step
+        if e < hi and delta_up(e) <= delta:
             return e
-    return hi
+    if verified:
+        return hi
+    raise CannotCertify(f"delta={delta:g} cannot be certified below the trivial epsilon=eps0="
+                        f"{eps_max:g} by this method (its bound or error budget stays above delta)")
 
 
 def describe_mechanism(mech) -> dict:
@@ -636,10 +689,11 @@ def describe_mechanism(mech) -> dict:
             out[k] = float(v)
         except (TypeError, ValueError):
             out[k] = str(v)
-    try:
-        out["eps0"] = float(mech.eps0())
-    except Exception:  # noqa: BLE001 - description only
-        pass
+    if "eps0" not in out:
+        try:
+            out["eps0"] = numeric_eps0(mech)
+        except Exception:  # noqa: BLE001 - description only
+            pass
     return out
 
 

@@ -184,8 +184,41 @@ class Design:
                 "rmse_ratio": self.rmse / self.gm_rmse}
 
 
+@lru_cache(maxsize=1)
+def _generic_bmg():
+    r"""BMG with symbolic :math:`(\gamma, \sigma_0)`: its law of :math:`\ell_\varepsilon` as float
+    functions of :math:`(\gamma, \sigma_0, \varepsilon, r)` and its worst radius, derived once."""
+    import sympy as sp
+
+    from shufflekit.mechanisms.gaussian import BlanketMixedGaussian
+
+    g, s0, r = sp.symbols("gamma sigma0 r", positive=True)
+    e = sp.Symbol("e", nonnegative=True)
+    mech = BlanketMixedGaussian(gamma=g, sigma0=s0)
+    law = mech.amplification_law(e, r=r)
+    fns = tuple(sp.lambdify((g, s0, e, r), x, modules="mpmath") for x in (law.a, law.b, law.s, law.m))
+    radius, _why = continuous.worst_radius(mech)
+    return fns, radius
+
+
 def _bmg_delta(gamma: float, sigma0: float, n: int, eps: float, resolution: float) -> float:
-    return continuous.bmg_delta(_make(gamma, sigma0), n, eps, resolution=resolution).delta
+    """Certified blanket bound of BMG(gamma, sigma0) at eps (same accountant as
+    :func:`continuous.bmg_delta`, without rebuilding the symbolic law for every parameter)."""
+    _check_gamma(gamma)
+    gaussian.check_sigma(sigma0, "sigma0")
+    fns, radius = _generic_bmg()
+    if math.isnan(radius):
+        return continuous.bmg_delta(_make(gamma, sigma0), n, eps, resolution=resolution).delta
+    with mp.workdps(30):
+        vals = [float(f(mp.mpf(gamma), mp.mpf(sigma0), mp.mpf(eps), mp.mpf(radius))) for f in fns]
+    return continuous.blanket_delta(continuous.AffineLognormal(*vals), gamma, n, resolution=resolution).delta
+
+
+def _bmg_epsilon(gamma: float, sigma0: float, n: int, delta: float, resolution: float,
+                 rel_tol: float = 1e-6) -> float:
+    """Certified epsilon at delta for BMG(gamma, sigma0) (see :func:`continuous.epsilon_for_bound`)."""
+    return continuous.epsilon_for_bound(lambda e: _bmg_delta(gamma, sigma0, n, e, resolution), delta,
+                                        rel_tol=rel_tol)
 
 
 def _chi_for(n: int, eps: float, delta: float) -> float:
@@ -199,35 +232,40 @@ def _chi_for(n: int, eps: float, delta: float) -> float:
 
 def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution: float = 100.0,
                rel_tol: float = 1e-5, start: float | None = None) -> float:
-    r"""Smallest :math:`\sigma_0` (to ``rel_tol``, rounded up) whose certified bound meets
-    :math:`\delta(\varepsilon)\le\delta`; the bound decreases in :math:`\sigma_0` (convex order)."""
-    def ok(s0: float) -> bool:
-        try:
-            return _bmg_delta(gamma, s0, n, epsilon, resolution) <= delta
-        except CannotCertify:        # the lattice does not fit: treat as not certified
-            return False
+    r"""Smallest :math:`\sigma_0` (to ``rel_tol``, on the feasible side) whose certified bound meets
+    :math:`\delta(\varepsilon)\le\delta`; the bound decreases in :math:`\sigma_0` (convex order).
 
-    s = start if start else 1.0
-    lo, hi = s, s
-    if ok(s):
-        while ok(lo):
-            hi = lo
-            lo /= 1.25
-            if lo < 1e-6:
-                return hi
+    Brackets by factors of 1.25, solves :math:`\log\delta_{bound}(\sigma_0) = \log\delta` by Brent's
+    method, then steps up until the certified bound is met."""
+    log_target = math.log(delta)
+
+    def f(ls: float) -> float:
+        try:
+            d = _bmg_delta(gamma, math.exp(ls), n, epsilon, resolution)
+        except CannotCertify:        # the lattice does not fit: treat as not certified
+            return math.inf
+        return (math.log(d) if d > 0 else -745.0) - log_target
+
+    x = math.log(start if start else 1.0)
+    step = math.log(1.25)
+    fx = f(x)
+    if fx <= 0:
+        lo, hi, fhi = x - step, x, fx
+        while f(lo) <= 0:
+            hi, lo = lo, lo - step
+            if lo < math.log(1e-6):
+                return math.exp(hi)
     else:
-        while not ok(hi):
-            lo = hi
-            hi *= 1.25
-            if hi > 1e8:
+        lo, hi = x, x + step
+        while (fhi := f(hi)) > 0:
+            lo, hi = hi, hi + step
+            if hi > math.log(1e8):
                 raise CannotCertify(f"no sigma0 certifies delta={delta} at eps={epsilon}")
-    while hi / lo - 1 > rel_tol:
-        mid = math.sqrt(lo * hi)
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    g = lambda ls: min(f(ls), 1e3)
+    root = brentq(g, lo, hi, xtol=rel_tol / 4, rtol=1e-12)
+    while f(root) > 0:
+        root += rel_tol / 4
+    return math.exp(root)
 
 
 def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, resolution: float = 100.0,
@@ -239,7 +277,8 @@ def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, reso
     n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
     if eps == 0:
         raise ValueError("epsilon=0 is not allowed for design; allowed range (0, inf)")
-    chi0 = _chi_for(n, eps, delta)
+    # starting point: the central Gaussian's sigma plays the role of chi (Thm 3.2)
+    chi0 = gaussian.calibrate_sigma(eps, delta, n)
     a0 = min(chi0 ** (-2.0 / 3), 0.5)
 
     def obj(log_a: float) -> float:
@@ -255,6 +294,20 @@ def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, reso
     cd = _bmg_delta(g, s0, n, eps, resolution)
     gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
     return Design(n, eps, delta, g, s0, rmse(g, s0, n, d), cd, gm_sigma, gaussian.rmse(gm_sigma, n), d)
+
+
+def design_by_index(n: int, epsilon: float, delta: float, d: int = 1) -> Design:
+    r"""The paper's asymptotic route (Sec. 4.2 with Lemma 2.6): :math:`\chi` with
+    :math:`f_{n,\varepsilon}(\chi) = \delta`, then the Err_1-optimal :math:`(\gamma, \sigma_0)` for
+    :math:`\chi_{lo} = \chi`.  Not certified: ``certified_delta`` reports the blanket bound of the result,
+    which may exceed ``delta``."""
+    n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
+    if eps == 0:
+        raise ValueError("epsilon=0 is not allowed for design; allowed range (0, inf)")
+    des = optimal_gamma_for_chi(_chi_for(n, eps, delta), d)
+    gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
+    return Design(n, eps, delta, des.gamma, des.sigma0, rmse(des.gamma, des.sigma0, n, d),
+                  _bmg_delta(des.gamma, des.sigma0, n, eps, 100.0), gm_sigma, gaussian.rmse(gm_sigma, n), d)
 
 
 @dataclass(frozen=True)
@@ -294,7 +347,7 @@ def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *,
 
     def eps_of(g: float, res: float) -> float:
         s0 = sigma0_for_rmse(g, target_rmse, n, d)
-        return continuous.bmg_epsilon(_make(g, s0), n, delta, rel_tol=1e-6, resolution=res)
+        return _bmg_epsilon(g, s0, n, delta, res)
 
     lo, hi = math.log(a0) - 1.5, min(math.log(a0) + 1.5, math.log(0.95))
     res = minimize_scalar(lambda la: eps_of(-math.expm1(la), search_resolution), bounds=(lo, hi),

@@ -33,10 +33,13 @@ Every approximation is on the safe side:
   generating function of :math:`S'` (Chernoff):
   :math:`E[S 1\{S > W\}] \le (W + 1/\lambda) e^{-\lambda W} E[e^{\lambda S}]`, minimised over
   :math:`\lambda > 0`, and added.
-* **Round-off.**  A bound on the floating point error of FFT, power and inverse FFT (in the
-  2-norm, turned into a bound on :math:`\sum_k s_k q_k` by Cauchy-Schwarz) is added.  When the
-  float64 bound is not small compared with the value the transform is redone in
-  ``long double``.
+* **Round-off.**  An a-priori estimate of the floating point error of FFT, power and inverse FFT
+  (normwise FFT error :math:`c\,u\log_2 N` with a generous :math:`c`, amplified :math:`n` times by the
+  power; in the 2-norm, turned into a bound on :math:`\sum_k s_k q_k` by Cauchy-Schwarz) is added.
+  When the float64 estimate is not small compared with the value the transform is redone in
+  ``long double``.  Float errors in the lattice masses are bounded as a Wasserstein-1 shift
+  (``pmf_roundoff``), which moves :math:`\delta` by at most that amount (:math:`u\mapsto u_+` is
+  1-Lipschitz).
 
 The worst neighbouring pair.  For BMG, :math:`\ell_\varepsilon` for the pair :math:`(x,\perp)`
 with :math:`\|x\| = r` is :math:`a + b\,e^{sZ - s^2/2}` with :math:`s = r/\sigma_0`: the
@@ -62,10 +65,10 @@ from typing import Any, Sequence
 import mpmath as mp
 import numpy as np
 import scipy.fft as sfft
-from scipy.special import log_ndtr, ndtr
+from scipy.special import ndtr
 
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
-                                        check_epsilon, check_n, epsilon_for_delta)
+                                        check_epsilon, check_n)
 
 U64 = float(np.finfo(np.float64).eps) / 2
 ULD = float(np.finfo(np.longdouble).eps) / 2
@@ -124,11 +127,13 @@ class AffineLognormal:
             return float(val * (1 + mp.mpf(2) ** -40))
 
     def upper_point(self, tail: float) -> float:
-        """A point ``t`` with ``E[(L - t)_+] <= tail`` (found by doubling ``z``)."""
+        """A point ``t`` with ``E[(L - t)_+] <= tail`` (stepping the normal quantile ``z`` by 1;
+        for extreme tails it stops early and the caller adds the larger excess)."""
         z = 4.0
         while True:
-            t = self.a + self.b * math.exp(self.s * z + self.m)
-            if self.excess(t) <= tail or z > 60:
+            expo = self.s * z + self.m
+            t = self.a + self.b * math.exp(min(expo, 700.0))
+            if expo >= 700.0 or z > 60 or self.excess(t) <= tail:
                 return t
             z += 1.0
 
@@ -151,6 +156,7 @@ class LatticeLaw:
     p: np.ndarray
     excess: float          # E[(L - T)_+] removed by truncation (to be added back)
     wasserstein: float     # bound on the W1 distance caused by float round-off of the masses
+    capped: bool = False   # the lattice hit MAX_LATTICE (truncation earlier than asked)
 
     @property
     def k1(self) -> int:
@@ -175,6 +181,7 @@ def discretise(law: AffineLognormal, h: float, tail: float, split: str = "convex
     # a heavy lognormal tail may ask for more points than is sensible: truncate earlier (the
     # larger excess E[(L - T)_+] is added, so the bound stays valid, only looser)
     k1 = min(math.ceil(t / h), k0 + MAX_LATTICE)
+    capped = k1 == k0 + MAX_LATTICE
     t = k1 * h
     excess = law.excess(t)
     edges = h * np.arange(k0, k1 + 1, dtype=float)
@@ -195,9 +202,9 @@ def discretise(law: AffineLognormal, h: float, tail: float, split: str = "convex
     # cdf values at K edges each off by a few ulps plus the cancellation in ``partial`` (relative
     # size (T - a)/h per cell): each moves mass by at most one cell, i.e. a W1 shift of h per unit
     nk = len(p)
-    w1 = h * (16 * U64 * nk + 16 * U64 * (t - law.a) / h + abs(total - 1.0))
+    w1 = h * (16 * U64 * nk + 16 * U64 * (t - law.a) / h) + (t - law.a) * abs(total - 1.0)
     p = p / total
-    return LatticeLaw(h, k0, p, excess, w1)
+    return LatticeLaw(h, k0, p, excess, w1, capped)
 
 
 # ----------------------------------------------------------------------------- accountant
@@ -278,10 +285,11 @@ def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: flo
     tail_used = tail if tail is not None else 1e-14
     for _attempt in range(16):
         res = _blanket_once(law, gamma, n, h, tail_used, window_sds, split, max_fft, precision)
-        if res is None:          # lattice too fine for max_fft: coarsen
-            h *= 2
+        if isinstance(res, int):          # lattice too fine for max_fft: coarsen at once
+            h *= 1.05 * res / max_fft
             continue
-        if tail is None and res.parts["truncation"] > 1e-5 * res.delta and tail_used > 1e-300:
+        if (tail is None and res.delta < 1.0 and res.parts["truncation"] > 1e-5 * res.delta
+                and res.delta * 1e-7 < tail_used and not res.parts.get("lattice_capped")):
             tail_used = max(res.delta * 1e-7, 1e-300)
             continue
         return res
@@ -304,9 +312,17 @@ def _blanket_once(law, gamma, n, h, tail, window_sds, split, max_fft, precision)
     k_lo = max(smin, math.floor((mean_s - window_sds * sd_s) / h) - 1)
     k_hi = max(k_hi, 1)
     k_lo = min(k_lo, 0)
+    # the whole support when it fits: no window tail and no wrap-around at all
+    # (small n: the sum is far from Gaussian and Chernoff tails are loose for heavy tails)
+    window = k_hi - k_lo + 1
+    full = smax - smin + 1
+    if full <= 2 * window or (n <= 16 and full <= max_fft // 8):
+        k_lo, k_hi = smin, smax
+    elif smax - k_lo + 1 <= 2 * window:
+        k_hi = smax
     size = sfft.next_fast_len(k_hi - k_lo + 1, real=True)
     if size > max_fft:
-        return None
+        return size
     w = k_hi * h
     above = 0.0
     if k_hi < smax:
@@ -337,17 +353,19 @@ def _blanket_once(law, gamma, n, h, tail, window_sds, split, max_fft, precision)
     if precision in ("auto", "float64"):
         body, rnd = run(np.float64, U64)
         used = "float64"
-    if precision == "longdouble" or (precision == "auto" and rnd > 1e-6 * max(body, 0.0)):
+    if precision == "longdouble" or (precision == "auto" and rnd > 1e-6 * max(body, 0.0)
+                                        and rnd > 1e-15 * n * gamma):
         body, rnd = run(np.longdouble, ULD)
         used = "longdouble"
     ng = n * gamma
     total = max(body, 0.0) + above + rnd
-    delta = total / ng + lat.excess + lat.wasserstein
+    # a hockey-stick divergence never exceeds 1, so min(., 1) is still a certified bound
+    delta = min(total / ng + lat.excess + lat.wasserstein, 1.0)
     error = (above + rnd + alias) / ng + lat.excess + lat.wasserstein
     parts = {"fft_sum": body / ng, "window": above / ng, "roundoff": rnd / ng, "aliasing": alias / ng,
              "truncation": lat.excess, "pmf_roundoff": lat.wasserstein, "h": h, "fft_size": size,
-             "lattice_points": len(lat.p), "precision": used}
-    return BlanketResult(float(delta), float(error), parts)
+             "lattice_points": len(lat.p), "precision": used, "lattice_capped": lat.capped}
+    return BlanketResult(float(delta), float(min(error, delta)), parts)
 
 
 # ----------------------------------------------------------------------------- BMG interface
@@ -413,12 +431,40 @@ def _law_float(mech: Any, epsilon: float, r: float) -> AffineLognormal:
     return AffineLognormal(*vals)
 
 
+def epsilon_for_bound(bound: Any, delta: float, *, rel_tol: float = 1e-6) -> float:
+    r"""Smallest :math:`\varepsilon` (to ``rel_tol``, on the safe side) with ``bound(eps) <= delta``
+    for a non-increasing certified bound.
+
+    Brackets by factors of 4, then Brent's method on :math:`\log \text{bound}(\varepsilon) - \log\delta`
+    (smooth), then steps up until the bound is met: the returned value always satisfies it."""
+    from scipy.optimize import brentq
+
+    delta = check_delta(delta)
+    if bound(0.0) <= delta:
+        return 0.0
+    log_target = math.log(delta)
+    f = lambda e: math.log(max(bound(e), 1e-320)) - log_target
+    hi = 1e-4
+    while f(hi) > 0:
+        hi *= 4
+        if hi > 50:
+            raise CannotCertify(f"delta={delta:g} is not reached for any epsilon <= 50")
+    lo = hi / 4
+    while lo > 1e-12 and f(lo) <= 0:
+        hi, lo = lo, lo / 4
+    root = brentq(f, lo, hi, xtol=1e-300, rtol=rel_tol / 4)
+    step = max(root * rel_tol / 4, 1e-300)
+    while f(root) > 0:
+        root += step
+    return root
+
+
 def bmg_epsilon(mech: Any, n: int, delta: float, *, rel_tol: float = 1e-6, **kw: Any) -> float:
-    r"""Smallest certified :math:`\varepsilon` with :math:`\delta_{\text{bound}}(\varepsilon) \le \delta`."""
+    r"""Smallest certified :math:`\varepsilon` with :math:`\delta_{\text{bound}}(\varepsilon) \le \delta`
+    for the shuffled BMG (see :func:`epsilon_for_bound`)."""
     n = check_n(n)
     delta = check_delta(delta)
-    return epsilon_for_delta(lambda e: bmg_delta(mech, n, e, **kw).delta, delta, bound="upper",
-                             rel_tol=rel_tol, abs_tol=1e-15)
+    return epsilon_for_bound(lambda e: bmg_delta(mech, n, e, **kw).delta, delta, rel_tol=rel_tol)
 
 
 def bmg_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,

@@ -114,17 +114,19 @@ def gdp_delta_float(epsilon: float, mu: float) -> float:
 def gdp_delta_float_with_error(epsilon: float, mu: float) -> tuple[float, float]:
     r"""``(delta, abs_error_estimate)`` in float64; falls back to mpmath when delta underflows.
 
-    The error estimate is :math:`\delta\,u\,(4 + (\varepsilon/\mu)^2)/|\ell_2-\ell_1|` (see
+    The error estimate is :math:`\delta\,u\,(16 + 8(|\ell_1| + |\ell_2 - \varepsilon| + \varepsilon))/|\ell_2-\ell_1|` (see
     :func:`gdp_log_delta_float`), :math:`u = 2^{-53}`."""
     e, m = check_epsilon(epsilon), check_mu(mu)
     l1 = float(log_ndtr(-e / m + m / 2))
-    l2 = e + float(log_ndtr(-e / m - m / 2))
+    ln2 = float(log_ndtr(-e / m - m / 2))
+    l2 = e + ln2
     diff = l2 - l1
     d = math.exp(l1 + math.log(-math.expm1(diff))) if diff < 0 else 0.0
     if d == 0.0 or not math.isfinite(d):
         return float(gdp_delta_mp(e, m, 30)), 0.0
     u = 2.0 ** -53
-    return d, d * u * (4 + (e / m) ** 2) / abs(diff)
+    # each log_ndtr carries a few ulps of its magnitude; the difference inherits their sum
+    return d, d * u * (16 + 8 * (abs(l1) + abs(ln2) + e)) / abs(diff)
 
 
 def gdp_delta(epsilon: Any, mu: Any, dps: int | None = None) -> Any:
@@ -179,7 +181,12 @@ def gdp_mu(epsilon: Any, delta: Any) -> float:
 # ----------------------------------------------------------------------------- central GM
 def central_gaussian_delta(epsilon: Any, sigma: Any, n: Any, dps: int | None = None) -> Any:
     r""":math:`\delta_{\mathsf{GM}(\sigma)}(\varepsilon)` with :math:`\mu = 1/(\sigma\sqrt n)` (seed 000, eq. (delta-ab))."""
-    return gdp_delta(epsilon, mu_of(sigma, n), dps)
+    if dps is None:
+        return gdp_delta(epsilon, mu_of(sigma, n))
+    mu_of(sigma, n)                                   # validation
+    with mp.workdps(dps + 20):
+        mu = 1 / (mp.mpf(sigma) * mp.sqrt(mp.mpf(n)))   # exact inputs, mu at full precision
+    return gdp_delta_mp(epsilon, mu, dps)
 
 
 def calibrate_sigma(epsilon: Any, delta: Any, n: Any) -> float:

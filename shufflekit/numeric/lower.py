@@ -26,10 +26,10 @@ from typing import Sequence
 
 import numpy as np
 
-from shufflekit.numeric.blanket import (RatioLaw, _merge, blanket_delta_exact, blanket_delta_fft,
-                                        default_grid, describe_mechanism)
+from shufflekit.numeric.blanket import (RatioLaw, _merge, _to_numpy, blanket_delta_exact, blanket_delta_fft,
+                                        describe_mechanism)
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
-                                        check_epsilon, check_n, epsilon_for_delta)
+                                        check_epsilon, check_n)
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def theorem5_laws(mech) -> list[Triple]:
     """Distinct laws of G over all triples (x0 != x1, z); joint compositions are expanded."""
     if getattr(mech, "components", None):
         mech = mech.to_finite()
-    P, mult = mech.to_numpy()
+    P, mult = _to_numpy(mech)
     inputs = list(mech.inputs)
     k = len(inputs)
     out: list[Triple] = []
@@ -125,11 +125,40 @@ class LowerAccountant:
         return PrivacyProfile(method="lower", bound="lower", points=tuple(pts), n=self.n,
                               mechanism=self.mechanism)
 
-    def epsilon(self, delta: float) -> float:
-        """An epsilon below the true one: the lower bound still exceeds ``delta`` there."""
+    def epsilon(self, delta: float, *, rel_tol: float = 1e-8) -> float:
+        """An epsilon below the true one: a Theorem 5 value still exceeds ``delta`` there.
+
+        Every triple gives a valid lower bound, so each is inverted on its own (Brent on
+        the log of its value) and the largest certified epsilon is returned.
+        """
         check_delta(delta)
-        return epsilon_for_delta(lambda e: self.delta(e)[0], delta, bound="lower",
-                                 rel_tol=1e-7, abs_tol=1e-10)
+        best = 0.0
+        for tr in self.triples:
+            best = max(best, _epsilon_lower(lambda e: _lower_of_law(tr.law, e, self.n)[0], delta,
+                                            rel_tol=rel_tol))
+        return best
+
+
+def _epsilon_lower(delta_low, delta: float, *, rel_tol: float) -> float:
+    """Largest epsilon found with ``delta_low(eps) > delta`` (0 if none)."""
+    from scipy.optimize import brentq
+
+    if delta_low(0.0) <= delta:
+        return 0.0
+    lo, hi = 0.0, 1e-3
+    while delta_low(hi) > delta:
+        lo, hi = hi, 2 * hi
+        if hi > 64:
+            return lo
+    root = brentq(lambda e: math.log(max(delta_low(e), 1e-320)) - math.log(delta), lo, hi,
+                  xtol=1e-15, rtol=rel_tol / 4, maxiter=200)
+    for step in (1 - rel_tol / 2, 1 - rel_tol, 1 - 4 * rel_tol, 1 - 1e-6, 1 - 1e-4):
+        e = root * step
+        if e <= lo:
+            break
+        if delta_low(e) > delta:
+            return e
+    return lo
 
 
 def lower_profile(mech, n: int, epsilons: Sequence[float]) -> PrivacyProfile:

@@ -1,0 +1,92 @@
+"""Published baselines: FMT 2021/2023, standard clone, Balle et al. Hoeffding/Bennett, Chernoff."""
+from __future__ import annotations
+
+import pytest
+
+from shufflekit.mechanisms import make
+from shufflekit.mechanisms.finite import FiniteMechanism
+from shufflekit.numeric import baselines as bl
+from shufflekit.numeric.blanket import BlanketAccountant
+from shufflekit.numeric.lower import lower_delta
+from shufflekit.numeric.profile import CannotCertify
+
+# seed 001, Table 6 (binary RR, eps0 = 1, delta = 1e-5): FMT (2021) and FMT (2023) columns
+TABLE6 = {1000: ("0.532", "0.457"), 2000: ("0.402", "0.342"),
+          5000: ("0.271", "0.229"), 10000: ("0.199", "0.167")}
+
+
+@pytest.mark.parametrize("n", sorted(TABLE6))
+def test_fmt_columns_of_seed001_table6(n):
+    rr = make("rr", eps0=1)
+    f21, f23 = TABLE6[n]
+    assert f"{bl.fmt21_epsilon(1.0, n, 1e-5):.3f}" == f21
+    assert f"{bl.fmt23_epsilon(1.0, n, 1e-5, rr):.3f}" == f23
+
+
+def test_stronger_clone_class():
+    assert bl.stronger_clone_applies(make("rr", eps0=1))[0]
+    assert bl.stronger_clone_applies(make("krr", k=5, eps0=2))[0]
+    ok, why = bl.stronger_clone_applies(make("oue", k=3, eps0=1))
+    assert not ok and "common part" in why
+    with pytest.raises(CannotCertify, match="left-over"):
+        bl.fmt23_epsilon(1.0, 10**5, 1e-6, make("oue", k=3, eps0=1))
+
+
+def test_closed_form_conditions():
+    with pytest.raises(CannotCertify, match="16 log"):
+        bl.fmt21_epsilon(4.0, 1000, 1e-6)
+    with pytest.raises(CannotCertify, match="8 log"):
+        bl.fmt23_epsilon(5.0, 1000, 1e-6)
+
+
+def test_closed_form_inversion_round_trip():
+    eps = bl.fmt21_epsilon(1.0, 5000, 1e-5)
+    d = bl.closed_form_delta(lambda d: bl.fmt21_epsilon(1.0, 5000, d), eps)
+    assert d == pytest.approx(1e-5, rel=1e-6)
+    assert bl.fmt21_epsilon(1.0, 5000, d) <= eps
+
+
+@pytest.mark.parametrize("name,params", [("rr", {"eps0": 1}), ("krr", {"k": 4, "eps0": 2}),
+                                         ("oue", {"k": 3, "eps0": 1.5})])
+@pytest.mark.parametrize("eps", [0.05, 0.3])
+def test_hierarchy_blanket_below_relaxations(name, params, eps):
+    """Blanket (Thm 4) <= standard clone (Thm 3 with the clone decomposition) and
+    <= Hoeffding/Bennett relaxations of the same Lemma 5.3; lower bound below all."""
+    mech = make(name, **params)
+    n = 500
+    blanket = BlanketAccountant.of(mech, n).delta(eps)[0]
+    e0 = float(mech.eps0())
+    lo = lower_delta(mech, eps, n)[0]
+    assert lo <= blanket
+    assert blanket <= bl.clone_delta(e0, n, eps)[0] * (1 + 1e-9)
+    assert blanket <= bl.hoeffding_delta(mech, n, eps)
+    assert blanket <= bl.bennett_delta(mech, n, eps)
+    assert lo <= bl.chernoff_canonical_delta(mech, n, eps) or name == "oue"
+
+
+def test_clone_numeric_is_symmetric_and_vanishes_at_eps0():
+    # at eps = eps0 the exact value is 0; the certified value may carry the e^-60
+    # tail budget and float noise of p - e^eps (1-p) (about 1e-17), hence 1e-20
+    assert bl.clone_delta(1.0, 100, 1.0)[0] <= 1e-20
+    assert 0 < bl.clone_delta(1.0, 100, 0.1)[0] < 1
+
+
+def test_bad_inputs():
+    rr = make("rr", eps0=1)
+    with pytest.raises(ValueError, match="eps0"):
+        bl.fmt21_epsilon(0.0, 100, 1e-5)
+    with pytest.raises(ValueError, match="n="):
+        bl.fmt21_epsilon(1.0, 0, 1e-5)
+    with pytest.raises(ValueError, match="delta"):
+        bl.fmt23_epsilon(1.0, 100, 1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        bl.clone_delta(1.0, 100, -0.5)
+    with pytest.raises(CannotCertify):
+        bl.hoeffding_delta(rr, 100, 0.0)
+    with pytest.raises(ValueError, match="n="):
+        bl.bennett_delta(rr, -3, 0.1)
+    non_ldp = FiniteMechanism.from_matrix([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])
+    with pytest.raises(ValueError, match="LDP"):
+        bl.hoeffding_delta(non_ldp, 100, 0.1)
+    with pytest.raises(ValueError, match="LDP"):
+        bl.stronger_clone_applies(non_ldp)

@@ -1,0 +1,258 @@
+"""Blanket bound (seed 002, Thm 4): certified exact and FFT methods."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shufflekit.mechanisms import make
+from shufflekit.mechanisms.finite import FiniteMechanism
+from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_exact, blanket_delta_fft,
+                                        blanket_epsilon, blanket_profile, gparv_numeric,
+                                        ratio_laws)
+from shufflekit.numeric.lower import lower_delta
+from shufflekit.numeric.profile import CannotCertify
+from tests.mechanisms.strategies import probability_rows
+from tests.numeric.shuffle_bruteforce import worst_shuffled_delta
+
+
+def multinomial_positive_part(g, q, n) -> float:
+    """(1/n) E[(sum G_i)_+] by enumerating all multinomial counts (tiny n only)."""
+    total = 0.0
+    for counts in itertools.product(range(n + 1), repeat=len(g)):
+        if sum(counts) != n:
+            continue
+        logp = math.lgamma(n + 1)
+        for c, p in zip(counts, q):
+            if c and p == 0:
+                logp = -math.inf
+                break
+            logp += c * math.log(p) - math.lgamma(c + 1) if c else 0.0
+        s = sum(c * a for c, a in zip(counts, g))
+        if logp > -math.inf:
+            total += math.exp(logp) * max(s, 0.0)
+    return total / n
+
+
+@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
+       n=st.integers(1, 6), eps=st.floats(0.0, 1.5))
+@settings(max_examples=40, deadline=None)
+def test_exact_method_matches_enumeration_and_fft_within_budget(rows, n, eps):
+    mech = FiniteMechanism.from_matrix(rows)
+    for law in ratio_laws(mech):
+        g, q, mg = law.gparv(eps)
+        g_all, q_all = np.append(g, 0.0), np.append(q, law.zero_mass)
+        ref = multinomial_positive_part(g_all, q_all, n)
+        v, err = blanket_delta_exact(g, q, n, zero_mass=law.zero_mass, margins=mg)
+        # the value is an upper bound; value - err a lower bound (1e-12: float noise of
+        # the reference enumeration itself, a sum of at most a few hundred terms)
+        assert ref <= v + 1e-12
+        assert v - err <= ref + 1e-12
+        f, ferr = blanket_delta_fft(g, q, n, l=2e-3, zero_mass=law.zero_mass, margins=mg)
+        assert ref <= f + 1e-12
+        assert f - ferr <= ref + 1e-12
+        assert abs(f - v) <= ferr + err + 1e-12
+
+
+@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 3)),
+       n=st.integers(2, 4), eps=st.floats(0.0, 1.0))
+@settings(max_examples=25, deadline=None)
+def test_lower_le_bruteforce_worst_le_blanket(rows, n, eps):
+    mech = FiniteMechanism.from_matrix(rows)
+    P, _ = mech.to_numpy()
+    brute = worst_shuffled_delta(P, n, eps)
+    up = BlanketAccountant.of(mech, n).delta(eps)[0]
+    lo = lower_delta(mech, eps, n)[0]
+    # 1e-12: float noise of the histogram enumeration (products and sums of <= 100 terms)
+    assert lo <= brute + 1e-12
+    assert brute <= up + 1e-12
+
+
+def test_krr_against_direct_double_sum():
+    """The windowed/linear-region evaluation equals a plain double sum at moderate n."""
+    from scipy import stats
+
+    mech = make("krr", k=6, eps0=2)
+    n = 120
+    for eps in (0.05, 0.4):
+        g, q = gparv_numeric(mech, eps)
+        nz = g != 0
+        g, q = g[nz], q[nz]
+        order = np.argsort(-g)
+        A, B, C = g[order]
+        pA, pB, pC = q[order]
+        total = 0.0
+        for u in range(n + 1):
+            pu = stats.binom.pmf(u, n, pA)
+            for v in range(n - u + 1):
+                pv = stats.binom.pmf(v, n - u, pB / (1 - pA))
+                m = n - u - v
+                w = np.arange(m + 1)
+                pw = stats.binom.pmf(w, m, pC / (1 - pA - pB))
+                total += pu * pv * float(np.sum(pw * np.maximum(u * A + v * B + w * C, 0.0)))
+        ref = total / n
+        val, err = BlanketAccountant.of(mech, n).delta(eps)
+        assert ref <= val + 1e-13 and val - err <= ref + 1e-13
+
+
+def test_worst_pair_is_max_over_laws():
+    mech = FiniteMechanism.from_matrix([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.25, 0.25, 0.5]])
+    acc = BlanketAccountant.of(mech, 50)
+    per_pair = [BlanketAccountant.of(mech, 50, pair=pr).delta(0.3)[0]
+                for pr in [(a, b) for a in range(3) for b in range(3) if a != b]]
+    assert acc.delta(0.3)[0] == pytest.approx(max(per_pair), rel=1e-12)
+
+
+def test_epsilon_for_delta_keeps_direction():
+    mech = make("krr", k=10, eps0=4)
+    acc = BlanketAccountant.of(mech, 10**5)
+    eps = acc.epsilon(1e-6)
+    assert acc.delta(eps)[0] <= 1e-6
+    assert acc.delta(eps * (1 - 1e-5))[0] > 1e-6   # and it is tight (Brent to 1e-8)
+
+
+def test_joint_composition_matches_enumerated_product():
+    jm = make("joint-krr", k=3, eps0=2, m=2)
+    flat = jm.to_finite()
+    a = BlanketAccountant.of(jm, 30).delta(0.2)
+    b = BlanketAccountant.of(flat, 30).delta(0.2)
+    assert a[0] == pytest.approx(b[0], rel=1e-9)
+
+
+def test_zero_out_adjacency_runs_and_dominates_lower():
+    mech = make("krr", k=4, eps0=1)
+    up = blanket_profile(mech, 40, [0.1, 0.5], adjacency="zero-out")
+    assert all(0 <= p.delta <= 1 for p in up.points)
+
+
+def test_profile_object():
+    prof = blanket_profile(make("krr", k=5, eps0=2), 200, [0.1, 0.2, 0.4])
+    assert prof.bound == "upper" and prof.method == "blanket-exact"
+    assert prof.deltas == sorted(prof.deltas, reverse=True)
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_inputs():
+    mech = make("krr", k=3, eps0=1)
+    with pytest.raises(ValueError, match="n=0"):
+        BlanketAccountant.of(mech, 0)
+    with pytest.raises(ValueError, match="epsilon"):
+        BlanketAccountant.of(mech, 10).delta(-0.1)
+    with pytest.raises(ValueError, match="delta"):
+        blanket_epsilon(mech, 10, 1.5)
+    with pytest.raises(ValueError, match="delta"):
+        blanket_epsilon(mech, 10, 0.0)
+    with pytest.raises(ValueError, match="method"):
+        BlanketAccountant.of(mech, 10, method="magic")
+    with pytest.raises(ValueError, match="l="):
+        blanket_delta_fft([1.0, -1.0], [0.5, 0.5], 3, l=0.0)
+    with pytest.raises(ValueError, match="n="):
+        blanket_delta_exact([1.0, -1.0], [0.5, 0.5], 0)
+    with pytest.raises(ValueError, match="input"):
+        BlanketAccountant.of(mech, 10, pair=(0, 7))
+
+
+def test_non_ldp_mechanism_is_rejected():
+    mech = FiniteMechanism.from_matrix([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])
+    with pytest.raises(ValueError, match="LDP"):
+        BlanketAccountant.of(mech, 10)
+
+
+def test_delta_below_certifiable_floor():
+    mech = make("krr", k=10, eps0=4)
+    with pytest.raises(CannotCertify):
+        blanket_epsilon(mech, 1000, 1e-300)
+
+
+# ---------------------------------------------------------------- command line
+def _cli(capsys, *argv):
+    from shufflekit.cli import main
+
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_profile_json(capsys):
+    import json
+
+    code, out, _ = _cli(capsys, "profile", "krr", "--k", "5", "--eps0", "2", "--n", "200",
+                        "--method", "blanket", "--epsilon", "0.1", "0.3", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"mechanism", "n", "method", "points"}
+    assert data["n"] == 200 and data["method"] == "blanket"
+    assert set(data["points"][0]) == {"epsilon", "delta", "bound", "error", "seconds"}
+    acc = BlanketAccountant.of(make("krr", k=5, eps0=2), 200)
+    assert data["points"][1]["delta"] == pytest.approx(acc.delta(0.3)[0], rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ["lower", "clone", "clone-numeric", "stronger-clone",
+                                    "hoeffding", "bennett", "chernoff"])
+def test_cli_methods_delta_mode(capsys, method):
+    import json
+
+    code, out, err = _cli(capsys, "profile", "rr", "--eps0", "1", "--n", "2000", "--method", method,
+                          "--delta", "1e-5", "--format", "json")
+    assert code == 0, err
+    pt = json.loads(out)["points"][0]
+    blanket_eps = blanket_epsilon(make("rr", eps0=1), 2000, 1e-5)
+    if method == "lower":
+        assert pt["bound"] == "lower" and pt["epsilon"] <= blanket_eps
+    else:
+        assert pt["bound"] == "upper" and pt["epsilon"] >= blanket_eps * (1 - 1e-6)
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--n", "0", "--epsilon", "0.1"], "n=0"),
+    (["--n", "10", "--delta", "2"], "delta"),
+    (["--n", "10", "--epsilon", "-1"], "epsilon"),
+    (["--n", "10", "--epsilon", "0.1", "--method", "magic"], "--method"),
+])
+def test_cli_bad_input(capsys, argv, needle):
+    code, _, err = _cli(capsys, "profile", "krr", "--k", "3", "--eps0", "1", *argv)
+    assert code == 2 and needle in err
+
+
+def test_cli_non_ldp_matrix(capsys):
+    code, _, err = _cli(capsys, "profile", "finite", "--matrix", "0.5,0.5,0;0.2,0.3,0.5", "--n", "10",
+                        "--epsilon", "0.1")
+    assert code == 2 and "LDP" in err
+
+
+def test_binomial_special_functions_within_budgeted_relative_error():
+    """SPECIAL_REL_ERR (the budget per binomial pmf/cdf value) covers scipy's Boost
+    evaluations, checked against 30-digit mpmath sums in lower tails down to -13 sd."""
+    import mpmath as mp
+    from scipy import stats
+
+    from shufflekit.numeric.blanket import SPECIAL_REL_ERR
+
+    mp.mp.dps = 30
+
+    def cdf_mp(k, n, p):
+        p = mp.mpf(p)
+        t = mp.binomial(n, k) * p ** k * (1 - p) ** (n - k)
+        s, j = t, k
+        while j > 0:
+            t = t * j / (n - j + 1) * (1 - p) / p
+            j -= 1
+            s += t
+            if t < s * mp.mpf(10) ** -25:
+                break
+        return s, mp.binomial(n, k) * p ** k * (1 - p) ** (n - k)
+
+    rng = np.random.default_rng(7)
+    worst = 0.0
+    for _ in range(40):
+        n = int(rng.integers(10, 200_000))
+        p = float(rng.uniform(0.01, 0.99))
+        sd = math.sqrt(n * p * (1 - p))
+        k = int(max(0, min(n - 1, n * p + rng.uniform(-13, -1) * sd)))
+        c, pm = cdf_mp(k, n, p)
+        worst = max(worst, abs(stats.binom.cdf(k, n, p) - float(c)) / float(c),
+                    abs(stats.binom.pmf(k, n, p) - float(pm)) / float(pm))
+    assert worst <= SPECIAL_REL_ERR

@@ -1,0 +1,57 @@
+"""Su-Cheng-Wang Theorem 5 lower bound: exact for x_2 = ... = x_n."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shufflekit.mechanisms import make
+from shufflekit.mechanisms.finite import FiniteMechanism
+from shufflekit.numeric.lower import LowerAccountant, _lower_of_law, lower_delta, theorem5_laws
+from tests.mechanisms.strategies import probability_rows
+from tests.numeric.shuffle_bruteforce import shuffled_delta
+
+
+@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
+       n=st.integers(1, 5), eps=st.floats(0.0, 1.5))
+@settings(max_examples=40, deadline=None)
+def test_theorem5_equals_histogram_enumeration(rows, n, eps):
+    mech = FiniteMechanism.from_matrix(rows)
+    P, _ = mech.to_numpy()
+    inputs = list(mech.inputs)
+    for tr in theorem5_laws(mech):
+        i0, i1, iz = inputs.index(tr.x0), inputs.index(tr.x1), inputs.index(tr.z)
+        brute = shuffled_delta(P, i0, i1, (iz,) * (n - 1), eps)
+        low, err = _lower_of_law(tr.law, eps, n)
+        # low is the certified lower end; low + err the upper end of the exact value
+        # (1e-12: float noise of the enumeration)
+        assert low <= brute + 1e-12
+        assert brute <= low + err + 1e-12
+
+
+def test_worst_triple_found_for_krr():
+    mech = make("krr", k=5, eps0=2)
+    v, err, tr = lower_delta(mech, 0.3, 40)
+    # the maximiser has a reference input distinct from both differing inputs or equal to x0
+    per = [(_lower_of_law(t.law, 0.3, 40)[0], t) for t in theorem5_laws(mech)]
+    assert v == max(p for p, _ in per)
+    assert len(theorem5_laws(mech)) == 3   # z = x0, z = x1, z distinct (by symmetry)
+
+
+def test_lower_epsilon_direction():
+    acc = LowerAccountant.of(make("rr", eps0=1), 1000)
+    eps = acc.epsilon(1e-5)
+    assert acc.delta(eps)[0] > 1e-5    # the true epsilon is at least this
+    # seed 001 Table 6: exact boundary-pair epsilon 0.105 at n = 1000
+    assert round(eps, 3) == 0.105
+
+
+def test_bad_inputs():
+    acc = LowerAccountant.of(make("krr", k=3, eps0=1), 10)
+    with pytest.raises(ValueError, match="epsilon"):
+        acc.delta(-1.0)
+    with pytest.raises(ValueError, match="delta"):
+        acc.epsilon(2.0)
+    with pytest.raises(ValueError, match="n="):
+        LowerAccountant.of(make("krr", k=3, eps0=1), 0)
+    with pytest.raises(ValueError, match="reference"):
+        theorem5_laws(FiniteMechanism.from_matrix([[1.0, 0.0], [0.0, 1.0]]))
