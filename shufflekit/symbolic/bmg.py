@@ -20,7 +20,7 @@ import sympy as sp
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.gaussian import y
 from shufflekit.symbolic.derivation import Derivation
-from shufflekit.symbolic.gaussian_moments import exp_affine_terms, ratio_variance
+from shufflekit.symbolic.gaussian_moments import exp_affine_terms, ratio_variance, tilted_moment
 from shufflekit.symbolic.series import Series, series_eval
 
 gamma = sp.Symbol("gamma", positive=True)
@@ -62,11 +62,12 @@ def chi_lo() -> Derivation:
 def covariance() -> Derivation:
     r""":math:`\mathrm{Cov}(Y)` along :math:`x` (:math:`\sigma_0^2 + \gamma A r^2`) and :math:`\mathsf{Err}_1`."""
     mech = make("bmg", gamma=gamma, sigma0=sigma0)
-    dens = mech.density(r)
-    mean = sp.simplify(sp.integrate(y * dens, (y, -sp.oo, sp.oo)))
-    second = sp.simplify(sp.integrate(y ** 2 * dens, (y, -sp.oo, sp.oo)))
+    # moments of the mixture as tilted moments of the blanket: E_mix[Y^k] = E_BG[Y^k R_x/R_BG]
+    terms = exp_affine_terms(mech.density(r), mech.blanket_density())
+    mean = sp.simplify(tilted_moment(terms, 1, 0, sigma0))
+    second = sp.simplify(tilted_moment(terms, 2, 0, sigma0))
     var_along = sp.factor(sp.simplify(second - mean ** 2))
-    blanket_var = sp.simplify(sp.integrate(y ** 2 * mech.blanket_density(), (y, -sp.oo, sp.oo)))
+    blanket_var = sp.simplify(tilted_moment([(sp.Integer(1), sp.Integer(0))], 2, 0, sigma0))
     a_scale = sp.simplify(mean / r)          # E[Y] = A x, so the unbiased estimator is Y / A
     err_r = sp.simplify(((d - 1) * blanket_var + var_along) / a_scale ** 2)
     derr = sp.simplify(sp.diff(err_r, r))
@@ -147,30 +148,40 @@ def optimal_expansion(terms: int = 4) -> Derivation:
     F_ser = F_series.expr()
 
     def at_w(coeffs: list, delta: Series, upto: int) -> Series:
-        r""":math:`\sum_k h^k f_k(1+\delta(h))` by Taylor expansion of each :math:`f_k` at 1."""
+        r""":math:`\sum_k h^k f_k(1+\delta(h))` for Laurent polynomials :math:`f_k` in :math:`w`."""
+        W = Series.make({0: 1}, h, upto) + delta
+        powers: dict = {}
+
+        def wpow(j: int) -> Series:
+            if j not in powers:
+                powers[j] = W.power(j) if j >= 0 else W.inverse().power(-j)
+            return powers[j]
+
         total = Series.make({}, h, upto)
         for k, fk in enumerate(coeffs):
-            if k >= upto:
-                break
-            deriv, power = fk, Series.make({0: 1}, h, upto)
-            for j in range(0, upto - k):
-                val = sp.cancel(deriv.subs(wv, 1)) / sp.factorial(j)
-                if val != 0:
-                    total = total + (power * val).shift(k)
-                deriv = sp.diff(deriv, wv)
-                power = power * delta if delta.terms else Series.make({}, h, upto)
-        return total
+            if k >= upto or fk == 0:
+                continue
+            num, den = sp.fraction(sp.together(fk))
+            dpoly = sp.Poly(den, wv)
+            if len(dpoly.terms()) != 1:
+                raise ValueError(f"coefficient {fk} is not a Laurent polynomial in w")
+            (m,), cden = dpoly.terms()[0]
+            for (i,), ci in sp.Poly(num, wv).terms():
+                total = total + (wpow(i - m) * (ci / cden)).shift(k)
+        return Series.make(total.terms, h, upto)
 
     g_k = [sp.cancel(sp.diff(fk, wv)) for fk in f_k]
-    cs = sp.symbols(f"c1:{terms + 1}")
     known: list = []
-    for k, ck in enumerate(cs, start=1):
-        delta = Series.make({j: cj for j, cj in enumerate(known + [ck], start=1)}, h, k + 2)
-        eqk = at_w(g_k, delta, k + 2).coefficient(k + 1)
-        sol = sp.solve(sp.Eq(eqk, 0), ck)             # one linear equation, one unknown
-        if len(sol) != 1:
-            raise ValueError(f"order {k}: expected one solution, got {sol}")
-        known.append(sp.factor(sol[0]))
+    for k in range(1, terms + 1):
+        # the h^(k+1) coefficient of dF/dw is affine in c_k: evaluate at c_k = 0 and c_k = 1
+        def residual(ck):
+            delta = Series.make({j: cj for j, cj in enumerate(known + [ck], start=1)}, h, k + 2)
+            return at_w(g_k, delta, k + 2).coefficient(k + 1)
+        r0 = residual(sp.Integer(0))
+        slope = sp.cancel(residual(sp.Integer(1)) - r0)
+        if slope == 0:
+            raise ValueError(f"order {k}: the stationarity equation does not determine c_{k}")
+        known.append(sp.factor(sp.cancel(-r0 / slope)))
     w_series = Series.make({0: 1, **{j: cj for j, cj in enumerate(known, start=1)}}, h, terms + 1)
     F_opt = at_w(f_k, Series.make({j: cj for j, cj in enumerate(known, start=1)}, h, terms + 1), terms + 1)
     F_opt = F_opt.map_coefficients(lambda v: sp.factor(sp.simplify(v)))
@@ -217,3 +228,16 @@ def first_order_constant() -> Derivation:
 def err_exact(d_: int | sp.Expr, gamma_: sp.Expr, chi_: sp.Expr) -> sp.Expr:
     """:math:`\\mathsf{Err}_1(\\gamma, \\chi)` with numbers substituted (exact sympy)."""
     return err_in_gamma_chi().result.subs({d: d_, gamma: gamma_, chi: chi_})
+
+
+@lru_cache(maxsize=None)
+def chi_lo_series(terms: int = 4) -> Derivation:
+    r""":math:`\chi_{lo}^2` of BMG as :math:`\sigma_0\to\infty` (series in :math:`1/\sigma_0^2`)."""
+    a = sp.Symbol("a", positive=True)
+    z = sp.Symbol("z", positive=True)
+    expr = chi_lo().result.subs(sigma0, 1 / sp.sqrt(a))
+    ser = series_eval(expr, a, terms - 1)
+    return Derivation(id="bmg.chi-lo", title="chi_lo^2 of BMG as sigma0 -> oo",
+                      result=ser.rescale(2, var=z, at_infinity=sigma0), variables=(gamma, sigma0),
+                      assumptions=("sigma0 -> oo",), source=SOURCE + ", Step 1",
+                      steps=(("closed form", chi_lo().result),), lhs=r"\chi_{\mathrm{lo}}^2")

@@ -38,10 +38,28 @@ _t = sp.Symbol("t", positive=True)
 SOURCE = "seed 000, Lemma 2.6 and App. A.1 (Lemma A.1)"
 
 
-def gaussian_sf(x: sp.Expr) -> sp.Expr:
-    r""":math:`\bar\Phi(x) = \tfrac12\operatorname{erfc}(x/\sqrt2)`, obtained by integrating the density."""
+@lru_cache(maxsize=None)
+def _standard_sf() -> sp.Expr:
     u = sp.Symbol("u", real=True)
-    return sp.integrate(normal_pdf(u, 0, 1), (u, x, sp.oo)).rewrite(sp.erfc)
+    return sp.integrate(normal_pdf(u, 0, 1), (u, _x, sp.oo)).rewrite(sp.erfc)
+
+
+_x = sp.Symbol("x", real=True)
+
+
+def gaussian_sf(x: sp.Expr) -> sp.Expr:
+    r""":math:`\bar\Phi(x) = \tfrac12\operatorname{erfc}(x/\sqrt2)`, obtained (once) by integrating the density."""
+    return _standard_sf().subs(_x, x)
+
+
+def normal_tail(threshold: sp.Expr, mean: sp.Expr, sd: sp.Expr) -> sp.Expr:
+    r""":math:`\int_{\text{threshold}}^\infty \phi_{\text{mean},\text{sd}}(y)\,dy` by the substitution
+    :math:`u = (y-\text{mean})/\text{sd}` (the density becomes the standard one, checked below)."""
+    u = sp.Symbol("u", real=True)
+    jac = sp.simplify(normal_pdf(mean + sd * u, mean, sd) * sd - normal_pdf(u, 0, 1))
+    if jac != 0:
+        raise ValueError("change of variables failed")
+    return gaussian_sf((threshold - mean) / sd)
 
 
 def template(n_: sp.Expr = n, eps_: sp.Expr = eps, chi_: sp.Expr = chi) -> sp.Expr:
@@ -61,13 +79,15 @@ def profile() -> Derivation:
     poly = sp.Poly(log_ratio, y)
     slope, intercept = poly.coeff_monomial(y), poly.coeff_monomial(1)
     threshold = sp.simplify((eps - intercept) / slope)  # log ratio > eps  <=>  y > threshold
-    delta_expr = sp.integrate(p, (y, threshold, sp.oo)) - sp.exp(eps) * sp.integrate(q, (y, threshold, sp.oo))
-    delta_expr = sp.simplify(delta_expr.rewrite(sp.erfc))
-    at_mean = sp.simplify(delta_expr.subs({s: sigma / sp.sqrt(n), delta_: 1 / n}))
+    delta_expr = normal_tail(threshold, delta_, s) - sp.exp(eps) * normal_tail(threshold, 0, s)
+    delta_expr = delta_expr.replace(sp.erfc, lambda arg: sp.erfc(sp.factor(sp.expand(arg))))
+    at_mean = delta_expr.subs({s: sigma / sp.sqrt(n), delta_: 1 / n})
+    at_mean = at_mean.replace(sp.erfc, lambda arg: sp.erfc(sp.factor(sp.expand(arg))))
     # the same in the (a, b) parametrisation, as Phi-bar functions
     ab_form = gaussian_sf(a - b) - sp.exp(eps) * gaussian_sf(a + b)
-    check = sp.simplify(ab_form.subs({a: eps * sigma * sp.sqrt(n), b: 1 / (2 * sigma * sp.sqrt(n))})
-                        - at_mean)
+    ab_sub = ab_form.subs({a: eps * sigma * sp.sqrt(n), b: 1 / (2 * sigma * sp.sqrt(n))})
+    ab_sub = ab_sub.replace(sp.erfc, lambda arg: sp.erfc(sp.factor(sp.expand(arg))))
+    check = sp.expand(ab_sub - at_mean)
     return Derivation(
         id="central-gaussian.profile",
         title="privacy profile of the central Gaussian mechanism GM(sigma) from the likelihood ratio",

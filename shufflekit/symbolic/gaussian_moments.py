@@ -67,3 +67,10 @@ def ratio_variance(numerator_terms: list[tuple], mean: Any, sd: Any) -> tuple[sp
     m2 = sp.simplify(ratio_moment(numerator_terms, 2, mean, sd))
     var = sp.simplify(sp.expand(sp.powsimp(m2 - m1 ** 2)))
     return m1, m2, var
+
+
+def tilted_moment(terms: list[tuple], k: int, mean: Any, sd: Any) -> sp.Expr:
+    r""":math:`E_{ref}[Y^k \sum_i w_i e^{s_iY}] = \sum_i w_i M^{(k)}(s_i)` (k-th derivative of the MGF)."""
+    t = sp.Symbol("t_", real=True)
+    Mk = sp.diff(normal_mgf(t, mean, sd), t, k)
+    return sp.Add(*[w * Mk.subs(t, s) for w, s in terms])

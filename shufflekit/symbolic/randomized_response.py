@@ -27,9 +27,12 @@ SOURCE = "seed 000, Prop. 3.6 and App. A.5"
 def _in_t(expr: sp.Expr) -> sp.Expr:
     r"""Rewrite an expression of :math:`\varepsilon_0` through :math:`t = 2p-1 = (e^{\varepsilon_0}-1)/(e^{\varepsilon_0}+1)`."""
     u = sp.Symbol("u", positive=True)       # u = e^{eps0}
-    e_u = sp.simplify(sp.sympify(expr).subs(sp.exp(eps0), u).subs(sp.exp(eps0 / 2), sp.sqrt(u)))
+    e_u = sp.sympify(expr).rewrite(sp.exp).subs(eps0, sp.log(u))
     u_of_t = sp.solve(sp.Eq((u - 1) / (u + 1), t), u)[0]
-    return sp.simplify(sp.factor(e_u.subs(u, u_of_t)))
+    out = sp.powsimp(sp.expand(e_u.subs(u, u_of_t)), force=True)
+    # |.| of a quantity without zeros on t in (0, 1): its sign is the sign at t = 1/2
+    out = out.replace(sp.Abs, lambda arg: arg if arg.subs(t, sp.Rational(1, 2)) > 0 else -arg)
+    return sp.factor(sp.cancel(sp.radsimp(sp.cancel(out))))
 
 
 @lru_cache(maxsize=None)
@@ -39,8 +42,8 @@ def basics() -> Derivation:
     p = mech.row(1)[0]
     t_def = sp.simplify(2 * p - 1)
     gamma = mech.blanket().gamma
-    chi_lo2 = sp.simplify(mech.chi_lo().value ** 2)
-    chi_up2 = sp.simplify(mech.chi_up().value ** 2)
+    chi_lo2 = mech.chi_lo().value ** 2
+    chi_up2 = mech.chi_up().value ** 2
     # E[Y | x = 1] and the squared error of the estimator Y / t for x = +1 and x = -1
     mean = sum(prob * out for prob, out in zip(mech.row(1), mech.outputs))
     errs = [sp.simplify(sum(prob * (out / mean - xin) ** 2 for prob, out in zip(mech.row(xin), mech.outputs)))
@@ -74,7 +77,7 @@ def t_of_chi() -> Derivation:
 def err_closed_form() -> Derivation:
     r""":math:`\mathsf{Err}_1` as an exact function of :math:`\chi = \chi_{lo}`."""
     err_t = basics().extras["err"]
-    closed = sp.simplify(sp.radsimp(sp.expand(err_t.subs(t, t_of_chi().result))))
+    closed = sp.expand(sp.radsimp(sp.cancel(err_t.subs(t, t_of_chi().result))))
     return Derivation(id="rr.err-closed-form", title="Err_1 of RR in closed form in chi_lo",
                       result=closed, variables=(chi,), source=SOURCE,
                       steps=(("Err_1 in t", err_t), ("t(chi)", t_of_chi().result)),

@@ -42,11 +42,26 @@ def _lcm(values: Iterable[int]) -> int:
     return reduce(lambda a, b: a * b // gcd(a, b), values, 1)
 
 
+def _is_monomial(den: sp.Expr) -> bool:
+    factors = den.args if den.is_Mul else (den,)
+    return all(f.is_Number or f.is_Symbol or (f.is_Pow and (f.base.is_Symbol or f.base.is_Number))
+               or not f.free_symbols for f in factors)
+
+
 def _clean(c: Coeff) -> Coeff:
+    """Canonical form of a coefficient: rationals as they are; expanded when every term has a
+    monomial denominator (Laurent polynomials in the parameters); one cancelled fraction when
+    a denominator is a non-monomial polynomial (expanding sums of such fractions blows up)."""
     c = sp.sympify(c)
     if c.is_Rational:
         return c
-    return sp.expand(c)
+    e = sp.expand(c)
+    for term in sp.Add.make_args(e):
+        den = term.as_numer_denom()[1]
+        if den.free_symbols and not _is_monomial(den):
+            syms = e.free_symbols
+            return sp.cancel(e) if e.is_rational_function(*syms) else e
+    return e
 
 
 def _is_zero(c: Coeff) -> bool:
@@ -57,6 +72,15 @@ def _is_zero(c: Coeff) -> bool:
         return True
     if c.is_number:
         return c.equals(0) is True
+    # a nonzero value at a generic rational point proves the coefficient is not zero
+    point = {s: sp.Rational(7919 + 31 * i, 1009 + 7 * i)
+             for i, s in enumerate(sorted(c.free_symbols, key=str))}
+    try:
+        v = c.xreplace(point)
+        if v.is_Rational and v != 0:
+            return False
+    except (ZeroDivisionError, TypeError):
+        pass
     return sp.cancel(sp.together(c)) == 0
 
 
@@ -111,16 +135,33 @@ def ps_compose(f: list, g: list, n: int) -> list:
 def ps_revert(a: list, n: int) -> list:
     r"""Reversion of :math:`T = t + a_2 t^2 + \dots` (``a[0] == 0``, ``a[1] == 1``).
 
-    Returns :math:`b` with :math:`t = T + b_2T^2 + \dots` to ``n`` terms, each
-    :math:`b_k` solved from the single linear equation of order :math:`k`.
+    Returns :math:`b` with :math:`t = T + b_2T^2 + \dots` to ``n`` terms.  Order by order:
+    the :math:`T^k` coefficient of :math:`a(b(T))` is :math:`b_k + \sum_{j\ge2} a_j [T^k] b^j`,
+    and :math:`[T^k] b^j = \sum_i b_i [T^{k-i}] b^{j-1}` only involves :math:`b_1..b_{k-1}`, so
+    each :math:`b_k` solves one linear equation; the power tables grow by one column per
+    order (:math:`O(n^3)` products in all).
     """
     if not (_is_zero(a[0]) and _is_zero(sp.sympify(a[1]) - 1)):
         raise ValueError("ps_revert needs a[0] = 0 and a[1] = 1")
+    a = list(a) + [sp.Integer(0)] * max(0, n - len(a))
     b = [sp.Integer(0), sp.Integer(1)] + [sp.Integer(0)] * max(0, n - 2)
+    # P[j][m] = [T^m] b(T)^j for j >= 1, filled column by column
+    P = [None, [sp.Integer(0), sp.Integer(1)]]
     for k in range(2, n):
-        # the T^k coefficient of a(b(T)) is b_k + (terms in b_2..b_{k-1}); set it to 0
-        comp = ps_compose(a, b[: k + 1], k + 1)
-        b[k] = _clean(-comp[k])
+        P.append([sp.Integer(0)] * k)                     # row for j = k, columns 0..k-1 are 0
+        total = sp.Integer(0)
+        for j in range(2, k + 1):
+            s = sp.Integer(0)
+            prev = P[j - 1]
+            for i in range(1, k - j + 2):
+                if b[i] != 0 and prev[k - i] != 0:
+                    s += b[i] * prev[k - i]
+            s = _clean(s)
+            P[j].append(s)
+            if a[j] != 0 and s != 0:
+                total += a[j] * s
+        b[k] = _clean(-total)
+        P[1].append(b[k])
     return b[:n]
 
 

@@ -1,0 +1,128 @@
+r"""Catalogue of derived results: ``RESULTS[id](**options) -> Derivation``.
+
+Series results accept ``terms`` (number of terms of the expansion); the ids in
+:data:`SERIES_IDS` return a :class:`~shufflekit.symbolic.series.Series` as their
+result.  Every entry derives its result from the mechanism definitions
+(seed 000 unless stated).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from shufflekit.symbolic import bmg, central_gaussian, gaussian_local, hcr, privunit, randomized_response
+from shufflekit.symbolic.derivation import Derivation
+
+
+def _series(fn: Callable[..., Derivation], default: int) -> Callable[..., Derivation]:
+    def build(terms: int | None = None) -> Derivation:
+        n = default if terms is None else int(terms)
+        if n < 1 or n > 40:
+            raise ValueError(f"terms={n} is not allowed; allowed range [1, 40] (integer)")
+        return fn(n)
+    build.__doc__ = fn.__doc__
+    return build
+
+
+def _bmg_optimal(terms: int) -> Derivation:
+    return bmg.optimal_expansion(terms)
+
+
+def _privunit_constant(terms: int) -> Derivation:
+    der = privunit.constant_at_zero()
+    return der if terms >= len(der.result.terms) else \
+        Derivation(**{**der.__dict__, "result": der.result.truncate(terms)})
+
+
+RESULTS: dict[str, Callable[..., Derivation]] = {
+    # central Gaussian mechanism
+    "central-gaussian.profile": central_gaussian.profile,
+    "central-gaussian.asymptotics": _series(central_gaussian.correction_factor, 4),
+    "central-gaussian.template-ratio": central_gaussian.template_ratio,
+    "central-gaussian.mse": central_gaussian.mse,
+    # blanket-mixed Gaussian
+    "bmg.chi-lo": bmg.chi_lo,
+    "bmg.err": bmg.covariance,
+    "bmg.err-gamma-chi": bmg.err_in_gamma_chi,
+    "bmg.err-expansion": _series(bmg.err_expansion, 4),
+    "bmg.optimal-expansion": _series(_bmg_optimal, 4),
+    "bmg.first-order-constant": bmg.first_order_constant,
+    # Gaussian local randomizer
+    "gaussian-local.V": gaussian_local.variance,
+    "gaussian-local.variance": _series(gaussian_local.variance_series, 4),
+    "gaussian-local.chi2-in-sigma": _series(gaussian_local.inverse_series, 4),
+    "gaussian-local.sigma2-in-chi": _series(gaussian_local.sigma2_in_chi, 5),
+    "gaussian-local.err-in-chi": _series(gaussian_local.err_in_chi, 4),
+    # randomized response
+    "rr.basics": randomized_response.basics,
+    "rr.t-of-chi": randomized_response.t_of_chi,
+    "rr.err-closed-form": randomized_response.err_closed_form,
+    "rr.err-in-chi": _series(randomized_response.err_in_chi, 6),
+    # PrivUnit
+    "privunit.quantities": privunit.quantities,
+    "privunit.constant": _series(_privunit_constant, 4),
+    "privunit.limit-constant": privunit.limit_constant,
+    # HCR lower bound
+    "hcr.rr": hcr.rr,
+    "hcr.gaussian-local": hcr.gaussian_local_bound,
+    "hcr.bmg": hcr.bmg_bound,
+}
+
+SERIES_IDS: tuple[str, ...] = (
+    "central-gaussian.asymptotics", "bmg.chi-lo", "bmg.err-expansion", "bmg.optimal-expansion",
+    "gaussian-local.variance", "gaussian-local.chi2-in-sigma", "gaussian-local.sigma2-in-chi",
+    "gaussian-local.err-in-chi", "rr.err-in-chi", "privunit.constant",
+)
+
+
+def get(result_id: str, **options) -> Derivation:
+    """The derivation ``result_id``; ``ValueError`` listing the known ids otherwise."""
+    try:
+        fn = RESULTS[result_id]
+    except KeyError:
+        raise ValueError(f"unknown result id {result_id!r}; known ids: {', '.join(sorted(RESULTS))}") from None
+    if options and (result_id not in SERIES_IDS or result_id == "bmg.chi-lo"):
+        raise ValueError(f"{result_id!r} is not a series; options {sorted(options)} do not apply")
+    return fn(**options)
+
+
+def series_result(result_id: str, terms: int | None = None) -> Derivation:
+    """A series derivation, with ``terms`` terms; ``bmg.chi-lo`` is served as the series of
+    :math:`\\chi_{lo}^2` in :math:`1/\\sigma_0^2`."""
+    if result_id == "bmg.chi-lo":
+        n = 4 if terms is None else int(terms)
+        if n < 1 or n > 40:
+            raise ValueError(f"terms={n} is not allowed; allowed range [1, 40] (integer)")
+        return bmg.chi_lo_series(n)
+    if result_id not in SERIES_IDS:
+        raise ValueError(f"{result_id!r} is not a series id; series ids: "
+                         f"{', '.join(SERIES_IDS + ('bmg.chi-lo',))}")
+    return RESULTS[result_id](terms=terms)
+
+
+def describe(result_id: str) -> str:
+    """First line of the docstring of the function behind ``result_id`` (no derivation run)."""
+    fn = RESULTS[result_id]
+    doc = (fn.__doc__ or "").strip().splitlines()
+    line = doc[0] if doc else ""
+    for token in (":math:", "`"):
+        line = line.replace(token, "")
+    return line
+
+
+def series_payload(result_id: str, order: int | None) -> tuple[dict, Derivation]:
+    r"""JSON-ready description of a series result with ``order`` terms:
+    ``{"id", "variable", "expansion_in", "order_term", "lhs", "terms": [{"exponent", "coefficient"}]}``.
+    """
+    if order is not None and (order < 1 or order > 40):
+        raise ValueError(f"order={order} is not allowed; allowed range [1, 40] (integer)")
+    der = series_result(result_id, order)
+    ser = der.result
+    data = ser.as_dict()
+    if ser.at_infinity is not None:
+        expansion_in = f"{ser.at_infinity} -> oo"
+    else:
+        expansion_in = f"{ser.var} -> 0+"
+    payload = {"id": result_id, "variable": data["variable"], "expansion_in": expansion_in,
+               "order_term": None if data["order"] is None else f"O({data['variable']}^({data['order']}))",
+               "lhs": der.lhs, "lhs_text": der.title, "terms": data["terms"]}
+    return payload, der

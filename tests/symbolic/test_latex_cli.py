@@ -1,0 +1,73 @@
+"""LaTeX output (compiled with a real pdflatex) and the ``latex`` / ``series`` commands."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from shufflekit.cli import main
+from shufflekit.symbolic.latex_document import document
+from shufflekit.symbolic.results import RESULTS, SERIES_IDS, get
+
+REQUIRED_SERIES = ("central-gaussian.asymptotics", "bmg.chi-lo", "bmg.err-expansion", "bmg.optimal-expansion",
+                   "gaussian-local.variance", "gaussian-local.sigma2-in-chi", "rr.err-in-chi", "privunit.constant")
+
+
+def test_required_series_ids_present():
+    assert set(REQUIRED_SERIES) <= set(SERIES_IDS)
+    assert all(i in RESULTS for i in REQUIRED_SERIES)
+
+
+def test_series_json(capsys):
+    assert main(["series", "gaussian-local.sigma2-in-chi", "--order", "5", "--format", "json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert set(payload) >= {"id", "variable", "expansion_in", "terms"}
+    assert payload["variable"] == "chi"
+    assert [t["exponent"] for t in payload["terms"]] == ["2", "0", "-2", "-4", "-6"]
+    assert [t["coefficient"] for t in payload["terms"][:4]] == ["1", "9/2", "-145/12", "651/8"]
+
+
+def test_series_text_and_latex(capsys):
+    assert main(["series", "rr.err-in-chi", "--order", "4", "--format", "text"]) == 0
+    assert "chi" in capsys.readouterr().out
+    assert main(["series", "bmg.err-expansion", "--order", "3", "--format", "latex"]) == 0
+    out = capsys.readouterr().out
+    assert r"\frac{3 d}{2} \chi^{\frac{4}{3}}" in out
+
+
+def test_series_bad_input(capsys):
+    assert main(["series", "no.such", "--order", "3"]) == 2
+    assert "not a series id" in capsys.readouterr().err
+    assert main(["series", "rr.err-in-chi", "--order", "0"]) == 2
+    assert "order=0" in capsys.readouterr().err
+
+
+def test_latex_list(capsys):
+    assert main(["latex", "--list"]) == 0
+    out = capsys.readouterr().out
+    for rid in REQUIRED_SERIES:
+        assert rid in out
+
+
+def test_latex_unknown_id(capsys):
+    assert main(["latex", "nope"]) == 2
+    assert "unknown result id" in capsys.readouterr().err
+
+
+def test_derivation_latex_has_align():
+    text = get("bmg.chi-lo").latex()
+    assert r"\begin{align*}" in text and r"\end{align*}" in text
+
+
+@pytest.mark.slow
+def test_document_compiles_with_pdflatex(tmp_path):
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed (install texlive-latex-base to run this test)")
+    tex = tmp_path / "paper.tex"
+    assert main(["latex", "--all", "--document", "-o", str(tex)]) == 0
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert (tmp_path / "paper.pdf").stat().st_size > 1000
