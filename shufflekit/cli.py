@@ -96,7 +96,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         return 0
     if not claims:
         raise ValueError(f"--only {args.only!r} matches no registered claim")
-    ctx = CheckContext(quick=args.quick, thorough=args.thorough, dps=args.dps)
+    if args.quick and args.full:
+        raise ValueError("--quick and --full exclude each other")
+    ctx = CheckContext(quick=not args.full, thorough=args.thorough, dps=args.dps)
     results = run_claims(claims, ctx, progress=not args.no_progress)
     text = {"json": report.to_json, "markdown": report.to_markdown, "latex": report.to_latex,
             "table": report.to_table}[args.format](results)
@@ -121,12 +123,42 @@ def _cmd_mechanism(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ latex
 def _cmd_latex(args: argparse.Namespace) -> int:
-    raise ValueError("shufflekit latex is not available yet")
+    from shufflekit.symbolic.latex_document import document, fragments
+    from shufflekit.symbolic.results import RESULTS, describe
+
+    if args.list:
+        for rid in sorted(RESULTS):
+            print(f"{rid:<34} {describe(rid)}")
+        return 0
+    ids = sorted(RESULTS) if args.all else list(args.ids)
+    if not ids:
+        raise ValueError("give result ids (see --list) or --all")
+    unknown = [i for i in ids if i not in RESULTS]
+    if unknown:
+        raise ValueError(f"unknown result id(s) {', '.join(unknown)}; see shufflekit latex --list")
+    text = document(ids) if args.document else fragments(ids)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 # ----------------------------------------------------------------- series
 def _cmd_series(args: argparse.Namespace) -> int:
-    raise ValueError("shufflekit series is not available yet")
+    from shufflekit.symbolic.results import series_payload
+
+    payload, der = series_payload(args.id, args.order)
+    if args.format == "json":
+        _emit(payload, "json")
+    elif args.format == "latex":
+        print(f"{der.lhs} = {der.result.latex()}")
+    else:
+        print(f"{payload['id']}: {payload['lhs_text']} as {payload['expansion_in']}")
+        print(f"  = {der.result.text()}")
+    return 0
 
 
 # ---------------------------------------------------------------- profile
@@ -152,7 +184,8 @@ def _profile_finite(args: argparse.Namespace) -> dict:
     from tqdm import tqdm
 
     from shufflekit.numeric import baselines as bl
-    from shufflekit.numeric.blanket import BlanketAccountant, certified_epsilon, describe_mechanism
+    from shufflekit.numeric.blanket import (BlanketAccountant, certified_epsilon, describe_mechanism,
+                                            numeric_eps0)
     from shufflekit.numeric.lower import LowerAccountant
     from shufflekit.numeric.profile import check_delta, check_epsilon, check_n
 
@@ -171,7 +204,7 @@ def _profile_finite(args: argparse.Namespace) -> dict:
     if not hasattr(mech, "to_numpy") and not hasattr(mech, "components"):
         raise ValueError(f"mechanism {args.name!r} is not finite; use a continuous method")
     adjacency = args.adjacency or "replace-one"
-    eps0 = float(mech.eps0())
+    eps0 = numeric_eps0(mech)
     if not math.isfinite(eps0):
         raise ValueError(f"{args.name} is not eps0-LDP for a finite eps0; the finite methods need it")
     bound = "lower" if method == "lower" else "upper"
@@ -225,17 +258,109 @@ def _profile_finite(args: argparse.Namespace) -> dict:
 
 
 def _profile_continuous(args: argparse.Namespace) -> dict:
-    raise ValueError(f"profiles of {args.name} are not available yet")
+    from shufflekit.numeric import continuous, gaussian
+    from shufflekit.numeric.profile import check_n
+
+    n = check_n(args.n)
+    eps = list(args.epsilon or [])
+    deltas = list(args.delta or [])
+    if args.name == "central-gaussian":
+        if args.sigma is None:
+            raise ValueError("central-gaussian needs --sigma S (noise multiplier, sigma > 0)")
+        method = args.method or "exact"
+        if method not in ("exact", "gdp"):
+            raise ValueError(f"--method {method!r} is not available for central-gaussian; use exact or gdp")
+        prof = gaussian.central_gaussian_profile(float(args.sigma), n, eps, deltas)
+        payload = prof.as_dict()
+        payload["method"] = method
+        return payload
+    if args.sigma0 is None:
+        raise ValueError(f"{args.name} needs --sigma0 S (Gaussian scale, sigma0 > 0)")
+    if args.name == "gaussian-local":
+        method = args.method or "asymptotic"
+        if method != "asymptotic":
+            raise ValueError("the Gaussian local randomizer has no blanket (gamma = 0): only "
+                             "--method asymptotic (conjectural, Chua et al. Conj. 3.2) is available")
+        from shufflekit.mechanisms import make
+
+        mech = make("gaussian-local", sigma0=args.sigma0, d=args.d or 1)
+        return continuous.gaussian_local_asymptotic_profile(mech, n, eps, deltas).as_dict()
+    if args.gamma is None:
+        raise ValueError("bmg needs --gamma G (blanket mass in (0, 1])")
+    method = args.method or "blanket-fft"
+    if method not in ("blanket-fft", "asymptotic"):
+        raise ValueError(f"--method {method!r} is not available for bmg; use blanket-fft or asymptotic")
+    from shufflekit.mechanisms import make
+
+    mech = make("bmg", gamma=args.gamma, sigma0=args.sigma0, d=args.d or 1)
+    if method == "asymptotic":
+        from shufflekit.numeric import bmg_design
+        from shufflekit.numeric.profile import PrivacyProfile, ProfilePoint
+
+        chi = bmg_design.chi_lo(mech.gamma, mech.sigma0)
+        pts = [ProfilePoint(e, float(continuous.template(n, e, chi)), "asymptotic") for e in eps if e > 0]
+        pts += [ProfilePoint(continuous.template_epsilon(n, d, chi), d, "asymptotic") for d in deltas]
+        return PrivacyProfile("asymptotic-chi-lo", "asymptotic", tuple(pts), n,
+                              {"name": "bmg", "gamma": str(mech.gamma), "sigma0": str(mech.sigma0),
+                               "chi_lo": chi}).as_dict()
+    return continuous.bmg_profile(mech, n, eps, deltas).as_dict()
 
 
 # -------------------------------------------------------------- histogram
 def _cmd_histogram(args: argparse.Namespace) -> int:
-    raise ValueError("shufflekit histogram is not available yet")
+    from shufflekit.numeric.histogram import report
+
+    payload = report(_floats(args.w0), _floats(args.w1), args.n, args.k, jsd=args.jsd,
+                     epsilons=args.epsilon or [], deltas=args.delta or [])
+    def row(w):
+        return "(" + ", ".join(f"{x:.12g}" for x in w) + ")"
+
+    lines = [f"channel W0 = {row(payload['w0'])}, W1 = {row(payload['w1'])}; n = {payload['n']}, k = {payload['k']} "
+             f"(pi = k/n = {payload['pi']:.6g})",
+             f"I_pi  (fixed composition, v^T Sigma_pi^+ v) = {payload['I_pi']:.6g}",
+             f"I_mix (i.i.d. mixture covariance)           = {payload['I_mix']:.6g}",
+             f"chi2(W1||W0) = I_0                          = {payload['chi2']:.6g}",
+             f"mu_n = sqrt(I_pi/n) = {payload['mu_fixed_composition']:.6g}; "
+             f"mixture mu = {payload['mu_mixture']:.6g}"]
+    if "jsd" in payload:
+        lines.append(f"exact JSD(T_n,k || T_n,k+1) = {payload['jsd']:.10g}  (8n JSD = {payload['8n_jsd']:.6g}, "
+                     f"I_pi/(8n) = {payload['I_pi_over_8n']:.6g})")
+    if payload.get("epsilons"):
+        lines.append(f"{'epsilon':>10} {'delta_Q||P':>13} {'delta_P||Q':>13} {'GDP(mu_n)':>13} {'GDP(mu_mix)':>13}")
+        for row in payload["epsilons"]:
+            lines.append(f"{row['epsilon']:>10.6g} {row['delta_Q||P']:>13.6g} {row['delta_P||Q']:>13.6g} "
+                         f"{row['gdp_fixed_composition']:>13.6g} {row['gdp_mixture']:>13.6g}")
+    if payload.get("deltas"):
+        lines.append(f"{'delta':>10} {'eps_Q||P':>13} {'eps_P||Q':>13} {'eps two-sided':>14}")
+        for row in payload["deltas"]:
+            cells = [f"{row[c]:.6g}" if isinstance(row[c], float) else str(row[c])
+                     for c in ("epsilon_Q||P", "epsilon_P||Q", "epsilon_two_sided")]
+            lines.append(f"{row['delta']:>10.3g} {cells[0]:>13} {cells[1]:>13} {cells[2]:>14}")
+    if payload.get("singular_mass_P(Q=0)", 0.0) > 0:
+        lines.append(f"singular mass P(Q = 0) = {payload['singular_mass_P(Q=0)']:.6g} (part of delta_P||Q)")
+    if "lost_mass" in payload and payload["lost_mass"] > 1e-14:
+        lines.append(f"note: float64 underflow removed mass {payload['lost_mass']:.3g}")
+    _emit(payload, args.format, "\n".join(lines))
+    return 0
 
 
 # ----------------------------------------------------------------- design
 def _cmd_design(args: argparse.Namespace) -> int:
-    raise ValueError("shufflekit design is not available yet")
+    from shufflekit.numeric import bmg_design
+
+    if getattr(args, "method", "certified") == "index":
+        design = bmg_design.design_by_index(args.n, args.epsilon, args.delta, d=args.d)
+    else:
+        design = bmg_design.design_for_privacy(args.n, args.epsilon, args.delta, d=args.d)
+    payload = design.as_dict()
+    table = "\n".join([
+        f"BMG design for n={design.n}, epsilon={design.epsilon:g}, delta={design.delta:g}, d={design.d}",
+        f"  BMG: gamma={design.gamma:.6f}  sigma0={design.sigma0:.6f}  RMSE={design.rmse:.6g}  "
+        f"(certified delta {design.certified_delta:.4g}, chi_lo {payload['bmg']['chi_lo']:.6g})",
+        f"  central Gaussian: sigma={design.gm_sigma:.6g}  RMSE={design.gm_rmse:.6g}",
+        f"  RMSE ratio BMG/GM: {design.rmse / design.gm_rmse:.6f}"])
+    _emit(payload, args.format, table)
+    return 0
 
 
 # ------------------------------------------------------------------ parser
@@ -249,7 +374,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", default="table", choices=["table", "json", "markdown", "latex"])
     v.add_argument("--only", default=None, help="glob or substring of claim ids/papers/sources")
     v.add_argument("--list", action="store_true", help="list the claims grouped by paper and section")
-    v.add_argument("--quick", action="store_true", help="trimmed grids (about 2 minutes)")
+    v.add_argument("--quick", action="store_true",
+                   help="trimmed grids, at most about 2 minutes (the default)")
+    v.add_argument("--full", action="store_true",
+                   help="the papers' full grids and precision (at most about 15 minutes)")
     v.add_argument("--thorough", action="store_true", help="heavier hypothesis profile")
     v.add_argument("--dps", type=int, default=50, help="mpmath working precision (digits)")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -309,6 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--epsilon", type=float, required=True)
     de.add_argument("--delta", type=float, required=True)
     de.add_argument("--d", type=int, default=1)
+    de.add_argument("--method", default="certified", choices=["certified", "index"],
+                    help="certified: least RMSE whose certified blanket bound meets (eps, delta); "
+                         "index: the Sec. 4.2 design at the chi_lo with f_{n,eps}(chi_lo) = delta")
     de.add_argument("--format", default="table", choices=["json", "table"])
     de.set_defaults(func=_cmd_design)
     return parser

@@ -1,7 +1,7 @@
 r"""Joint (product) composition of finite mechanisms (seed 002, Sec. 6).
 
 :math:`R^\times(x_1,\dots,x_m) = (R_1(x_1),\dots,R_m(x_m))`; any two input vectors
-are neighbours.  Because the inputs range over a product set, the infimum over
+are neighbours (also vectors that agree in some coordinates).  Because the inputs range over a product set, the infimum over
 inputs factorises, :math:`\min_x \prod_i R_{i,x_i}(y_i) = \prod_i \min_{x_i} R_{i,x_i}(y_i)`,
 so the blanket is the product of the component blankets and
 :math:`\gamma^\times = \prod_i \gamma_i`.  The GPARV of a pair is
@@ -67,8 +67,8 @@ class JointComposition:
             xs = list(itertools.product(*[c.inputs for c in self.components]))
             bot = tuple(BOT for _ in self.components)
             return [(x, bot) for x in xs] + [(bot, x) for x in xs]
-        comps = [c.pairs("replace-one") for c in self.components]
-        return [tuple(zip(*combo)) for combo in itertools.product(*comps)]
+        xs = list(itertools.product(*[c.inputs for c in self.components]))
+        return [(a, b) for a in xs for b in xs if a != b]
 
     def gparv(self, epsilon: Any, pair: tuple) -> DiscreteLaw:
         """Exact GPARV law of the product mechanism for ``pair = (x, x')`` (tuples)."""
@@ -92,7 +92,7 @@ class JointComposition:
         return DiscreteLaw.from_pairs(terms)
 
     def _moments(self, i: int, a, b, z) -> Any:
-        """:math:`\sum_y m_y R_a(y) R_b(y) / R_z(y)` for component ``i`` (``BOT`` = blanket)."""
+        r""":math:`\sum_y m_y R_a(y) R_b(y) / R_z(y)` for component ``i`` (``BOT`` = blanket)."""
         c = self.components[i]
         ra, rb, rz = c.row(a), c.row(b), c.row(z)
         return sum(m * u * v / w for m, u, v, w in zip(c.multiplicity, ra, rb, rz) if sign(w) != 0)

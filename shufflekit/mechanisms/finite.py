@@ -28,8 +28,8 @@ whose output law is the blanket :math:`\omega` (seed 000, Sec. 2.3);
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -78,6 +78,7 @@ class FiniteMechanism:
     probs: tuple  # tuple of rows, one per input
     multiplicity: tuple
     params: Mapping[str, Any] = field(default_factory=dict)
+    blanket_floor: tuple | None = None  # a chosen (not maximal) blanket gamma*omega, if any
 
     # ----------------------------------------------------------------- build
     @classmethod
@@ -108,6 +109,17 @@ class FiniteMechanism:
         return mech
 
     def _validate_rows(self) -> None:
+        if not self.is_symbolic and self.is_exact:
+            import mpmath
+
+            rows, mult = self._mp_entries
+            with mpmath.workdps(60):
+                for x in self.inputs:
+                    total = mpmath.fsum(m * p for m, p in zip(mult, rows[x]))
+                    if abs(total - 1) > mpmath.mpf(10) ** -40:
+                        raise ValueError(f"row {x!r} sums to {mpmath.nstr(total, 20)}, "
+                                         "allowed: exactly 1")
+            return
         for x, row in zip(self.inputs, self.probs):
             total = sum(m * p for m, p in zip(self.multiplicity, row))
             if self.is_symbolic:
@@ -148,11 +160,17 @@ class FiniteMechanism:
                                                    for k, v in self.params.items()})
 
     def to_numpy(self) -> tuple[np.ndarray, np.ndarray]:
-        """(matrix, multiplicity) as float arrays; raises if symbols remain."""
+        """(matrix, multiplicity) as float arrays (computed once); raises if symbols remain."""
         if self.is_symbolic:
             raise ValueError(f"{self.name} has free symbols; substitute numbers first")
-        return (np.array([[float(p) for p in r] for r in self.probs]),
-                np.array([float(m) for m in self.multiplicity]))
+        matrix, mult = self._numpy
+        return matrix.copy(), mult.copy()
+
+    @cached_property
+    def _numpy(self) -> tuple[np.ndarray, np.ndarray]:
+        rows, mult = self._mp
+        return (np.array([[float(rows[x][j]) for j in range(len(self.outputs))] for x in self.inputs]),
+                np.array([float(m) for m in mult]))
 
     # ----------------------------------------------------------- blanket
     def blanket(self) -> Blanket:
@@ -160,7 +178,18 @@ class FiniteMechanism:
 
     @cached_property
     def _blanket(self) -> Blanket:
-        floor = tuple(smallest([r[j] for r in self.probs]) for j in range(len(self.outputs)))
+        if self.blanket_floor is not None:
+            floor = tuple(self.blanket_floor)
+            gamma = _tidy(sum(m * c for m, c in zip(self.multiplicity, floor)))
+            return Blanket(gamma=gamma, omega=tuple(_tidy(c / gamma) for c in floor), floor=floor)
+        if not self.is_symbolic and self.is_exact:
+            # arg-min of each column at 60 digits; the floor is that exact entry
+            rows, _ = self._mp_entries
+            idx = [min(range(len(self.inputs)), key=lambda i: rows[self.inputs[i]][j])
+                   for j in range(len(self.outputs))]
+            floor = tuple(self.probs[i][j] for j, i in enumerate(idx))
+        else:
+            floor = tuple(smallest([r[j] for r in self.probs]) for j in range(len(self.outputs)))
         gamma = _tidy(sum(m * c for m, c in zip(self.multiplicity, floor)))
         if sign(gamma) <= 0:
             return Blanket(gamma=gamma, omega=tuple(0 for _ in floor), floor=floor)
@@ -238,25 +267,46 @@ class FiniteMechanism:
     # ---------------------------------------------------- shuffle indices
     def _weighted_chi2(self, num_a, num_b, ref) -> Any:
         """:math:`\\sum_y m_y (a_y - b_y)^2 / r_y` (infinite if r_y = 0 < |a_y - b_y|)."""
-        total = 0
+        counts: dict = {}
         for m, a, b, r in zip(self.multiplicity, num_a, num_b, ref):
             d = a - b
             if sign(r) == 0:
                 if sign(d) != 0:
                     return sp.oo
                 continue
-            total += m * d * d / r
-        return _simp(total)
+            term = d * d / r
+            counts[term] = counts.get(term, 0) + m  # families repeat a few distinct terms
+        return _simp(sum(c * t for t, c in counts.items()))
 
     @cached_property
     def _mp(self):
-        """Entries at 60 significant digits (mpmath) for fast arg-max searches."""
+        """Entries (and the blanket row ``BOT``) at 60 digits for fast arg-max searches."""
         import mpmath
 
+        rows, mult = self._mp_entries
+        rows = dict(rows)
         with mpmath.workdps(60):
-            conv = (lambda v: mpmath.mpf(sp.N(v, 60)) if isinstance(v, sp.Basic) else mpmath.mpf(v))
+            b = self.blanket()
+            rows[BOT] = [mpmath.mpf(sp.N(o, 60)) if isinstance(o, sp.Basic) else mpmath.mpf(o)
+                         for o in b.omega]
+        return rows, mult
+
+    @cached_property
+    def _mp_entries(self):
+        """Matrix entries at 60 significant digits (mpmath), memoised per distinct entry."""
+        import mpmath
+
+        memo: dict = {}
+
+        def conv(v):
+            if not isinstance(v, sp.Basic):
+                return mpmath.mpf(v)
+            if v not in memo:  # families repeat a few distinct entries many times
+                memo[v] = mpmath.mpf(sp.N(v, 60))
+            return memo[v]
+
+        with mpmath.workdps(60):
             rows = {x: [conv(p) for p in r] for x, r in zip(self.inputs, self.probs)}
-            rows[BOT] = [conv(o) for o in self.blanket().omega]
             mult = [conv(m) for m in self.multiplicity]
         return rows, mult
 
@@ -324,6 +374,23 @@ class FiniteMechanism:
     # ---------------------------------------------------------------- LDP
     def eps0(self) -> Any:
         r"""Local :math:`\varepsilon_0 = \max \log(R_x(y)/R_{x'}(y))` (``oo`` if unbounded)."""
+        if not self.is_symbolic:
+            # locate the extreme column at 60 digits, then form the exact ratio once
+            rows, _ = self._mp
+            best, arg = None, None
+            for j in range(len(self.outputs)):
+                col = [rows[x][j] for x in self.inputs]
+                hi, lo = max(col), min(col)
+                if hi == 0:
+                    continue
+                if lo == 0:
+                    return sp.oo
+                if best is None or hi / lo > best:
+                    best, arg = hi / lo, j
+            if arg is None:
+                return sp.Integer(0)
+            col = [r[arg] for r in self.probs]
+            return sp.expand_log(sp.log(sp.simplify(largest(col) / smallest(col))), force=True)
         ratios = []
         for j in range(len(self.outputs)):
             col = [r[j] for r in self.probs]
@@ -337,8 +404,13 @@ class FiniteMechanism:
 
     # ------------------------------------------------------ post-process
     def post_process(self, kernel: Sequence[Sequence[Any]], *, outputs: Sequence | None = None,
-                     name: str | None = None) -> "FiniteMechanism":
-        """The mechanism :math:`K\\circ R` for a Markov kernel ``kernel[y][z]``."""
+                     name: str | None = None, push_blanket: bool = False) -> "FiniteMechanism":
+        """The mechanism :math:`K\\circ R` for a Markov kernel ``kernel[y][z]``.
+
+        With ``push_blanket=True`` the result keeps the blanket :math:`K\\circ(\\gamma\\omega)`
+        (mass :math:`\\gamma`, the construction in the proof of seed 000, Lemma A.3) instead of
+        its own maximal blanket; the null input then outputs :math:`K\\circ\\omega`.
+        """
         if any(m != 1 for m in self.multiplicity):
             raise ValueError("post_process needs an unlumped mechanism (all multiplicities 1)")
         K = [list(r) for r in kernel]
@@ -347,8 +419,13 @@ class FiniteMechanism:
         width = len(K[0])
         rows = [[sum(r[y] * K[y][z] for y in range(len(r))) for z in range(width)]
                 for r in self.probs]
-        return FiniteMechanism.from_matrix(rows, inputs=self.inputs, outputs=outputs,
+        post = FiniteMechanism.from_matrix(rows, inputs=self.inputs, outputs=outputs,
                                            name=name or f"K∘{self.name}", params=self.params)
+        if not push_blanket:
+            return post
+        floor = self.blanket().floor
+        pushed = tuple(sum(floor[y] * K[y][z] for y in range(len(floor))) for z in range(width))
+        return replace(post, blanket_floor=pushed)
 
 
 def _same_law(a: DiscreteLaw, b: DiscreteLaw) -> bool:
@@ -398,6 +475,13 @@ def _simp(x):
 
 def _tidy(x):
     """Final canonical form of an exact result (also for closed-form numbers)."""
+    if isinstance(x, sp.Basic):
+        return _tidy_exact(x)
+    return x
+
+
+@lru_cache(maxsize=4096)
+def _tidy_exact(x):
     if isinstance(x, sp.Basic) and x.free_symbols:
         return sp.factor(sp.cancel(x))
     if isinstance(x, sp.Basic) and not x.is_Number:

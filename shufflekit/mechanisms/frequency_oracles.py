@@ -48,15 +48,17 @@ def unary_encoding(k: Any, eps0: Any, *, p_one_true: Any, p_one_other: Any,
                    name: str, params: dict) -> FiniteMechanism:
     """One-hot encoding with independent bit reports (shared by RAPPOR and OUE)."""
     words = list(itertools.product((0, 1), repeat=k))
-    rows = []
-    for x in range(k):
-        row = []
-        for w in words:
-            prob = sp.Integer(1)
-            for j, bit in enumerate(w):
-                prob *= _bit_prob(bit, p_one_true if j == x else p_one_other)
-            row.append(prob)
-        rows.append(row)
+    cache: dict = {}
+
+    def word_probability(bit: int, ones_other: int) -> Any:
+        # product over bits: the bit of x, then the other k-1 bits (ones_other of them are 1)
+        key = (bit, ones_other)
+        if key not in cache:
+            cache[key] = (_bit_prob(bit, p_one_true) * p_one_other ** ones_other
+                          * (1 - p_one_other) ** (k - 1 - ones_other))
+        return cache[key]
+
+    rows = [[word_probability(w[x], sum(w) - w[x]) for w in words] for x in range(k)]
     return FiniteMechanism.from_matrix(rows, inputs=tuple(range(k)),
                                        outputs=tuple("".join(map(str, w)) for w in words),
                                        name=name, params=params)

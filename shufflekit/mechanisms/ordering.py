@@ -10,6 +10,7 @@ Numbers are compared exactly (sympy evaluates with guaranteed precision).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Sequence
 
 import sympy as sp
@@ -39,6 +40,7 @@ def sign(expr: Any) -> int:
 ZERO_THRESHOLD = sp.Float("1e-60", 80)
 
 
+@lru_cache(maxsize=65536)
 def _numeric_sign(expr: sp.Expr) -> int:
     """Sign of a closed-form number: evaluate at 80 digits; a value below 1e-60 in
     magnitude is zero only if exact cancellation (``cancel``) or ``equals`` says so."""
@@ -70,10 +72,29 @@ def _with_lower_bounds(expr: sp.Expr) -> sp.Expr:
 
 
 def _exp_as_one_plus(expr: sp.Expr) -> sp.Expr:
-    reps = {}
+    """Replace the exponentials of each positive symbol ``s`` by powers of ``1 + u``.
+
+    ``exp(c s)`` with rational ``c`` becomes ``(1 + u)**(c q)`` where ``exp(s/q) = 1 + u``
+    and ``q`` is the common denominator of the coefficients, so ``exp(s/2)`` and
+    ``exp(s)`` stay consistent (``exp(s) = (1 + u)**2``).  Exponentials of sums are
+    split first.
+    """
+    expr = sp.expand(expr, power_exp=True, mul=False, multinomial=False, power_base=False, log=False)
+    coeffs: dict = {}
     for e in expr.atoms(sp.exp):
-        if e.args[0].is_positive:
-            reps[e] = 1 + sp.Dummy("u", positive=True)
+        arg = e.args[0]
+        syms = arg.free_symbols
+        if len(syms) == 1:
+            (s_,) = syms
+            c = sp.simplify(arg / s_)
+            if s_.is_positive and c.is_Rational and c > 0:
+                coeffs.setdefault(s_, set()).add(c)
+    reps = {}
+    for s_, cs in coeffs.items():
+        q = sp.ilcm(1, *[c.q for c in cs])
+        base = 1 + sp.Dummy("u", positive=True)
+        for c in cs:
+            reps[sp.exp(c * s_)] = base ** (c * q)
     return expr.xreplace(reps) if reps else expr
 
 

@@ -137,7 +137,8 @@ def optimal_gamma_for_chi(chi: float, d: int = 1,
         return err1(g, sigma0_for_chi(g, chi, chi_fn), d) / (d * chi ** 2)
 
     a_guess = chi ** (-2.0 / 3)
-    lo, hi = math.log(a_guess) - 4, min(math.log(a_guess) + 4, math.log(0.999))
+    hi = min(math.log(a_guess) + 4, math.log(0.999))
+    lo = min(math.log(a_guess) - 4, hi - 8)  # small chi: a_guess > 1, keep a non-empty bracket
     res = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": 1e-9})
     g_opt = -math.expm1(res.x)
     g_exp = 1 - a_guess
@@ -349,9 +350,17 @@ def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *,
         s0 = sigma0_for_rmse(g, target_rmse, n, d)
         return _bmg_epsilon(g, s0, n, delta, res)
 
+    def search_eps(la: float) -> float:
+        try:
+            return eps_of(-math.expm1(la), search_resolution)
+        except CannotCertify:  # this gamma cannot reach the target RMSE: infeasible
+            return math.inf
+
     lo, hi = math.log(a0) - 1.5, min(math.log(a0) + 1.5, math.log(0.95))
-    res = minimize_scalar(lambda la: eps_of(-math.expm1(la), search_resolution), bounds=(lo, hi),
-                          method="bounded", options={"xatol": gamma_tol})
+    res = minimize_scalar(search_eps, bounds=(lo, hi), method="bounded", options={"xatol": gamma_tol})
+    if not math.isfinite(res.fun):
+        raise CannotCertify(f"rmse={target_rmse} cannot be reached by BMG with n={n} and d={d} "
+                            "in the searched range of gamma")
     g = -math.expm1(res.x)
     s0 = sigma0_for_rmse(g, target_rmse, n, d)
     eps = eps_of(g, resolution)

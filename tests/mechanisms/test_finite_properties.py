@@ -71,16 +71,30 @@ def test_chi_up_at_least_chi_lo(rows):
 
 
 @given(st.data())
-def test_post_processing_never_decreases_shuffle_indices(data):
-    """Seed 000, Lemma A.3: chi_lo(K o R) >= chi_lo(R) and chi_up(K o R) >= chi_up(R)."""
+def test_post_processing_with_pushed_blanket_never_decreases_shuffle_indices(data):
+    """Seed 000, Lemma A.3, with the blanket of K o R taken as K o R_BG (mass gamma), as in its
+    proof: chi_lo(K o R) >= chi_lo(R) and chi_up(K o R) >= chi_up(R)."""
     rows = data.draw(probability_rows())
     m = _mech(rows)
     kernel = data.draw(markov_kernels(len(m.outputs)))
-    post = m.post_process(kernel)
-    if float(post.blanket().gamma) == 0:
-        return  # cannot happen for full-support rows, kept for clarity of the invariant
+    post = m.post_process(kernel, push_blanket=True)
+    assert float(post.blanket().gamma) == pytest.approx(float(m.blanket().gamma), rel=REL)
     assert float(post.chi_lo().value) >= float(m.chi_lo().value) * (1 - REL)
     assert float(post.chi_up().value) >= float(m.chi_up().value) * (1 - REL)
+
+
+def test_post_processing_with_maximal_blanket_can_decrease_indices():
+    """With the *maximal* blanket of K o R as the null output, Lemma A.3 fails (exact counterexample)."""
+    import sympy as sp
+
+    third = sp.Rational(1, 3)
+    m = FiniteMechanism.from_matrix([[third, 2 * third], [2 * third, third]])
+    kernel = [[1, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]]
+    maximal = m.post_process(kernel)
+    pushed = m.post_process(kernel, push_blanket=True)
+    assert m.chi_up().value ** 2 == 8
+    assert maximal.chi_up().value ** 2 == sp.Rational(1125, 144)   # 7.8125 < 8
+    assert pushed.chi_up().value ** 2 >= 8
 
 
 def test_post_processing_to_one_output_gives_infinite_indices():
