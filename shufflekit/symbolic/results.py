@@ -3,13 +3,14 @@ r"""Catalogue of derived results: ``RESULTS[id](**options) -> Derivation``.
 Series results accept ``terms`` (number of terms of the expansion); the ids in
 :data:`SERIES_IDS` return a :class:`~shufflekit.symbolic.series.Series` as their
 result.  Every entry derives its result from the mechanism definitions
-(seed 000 unless stated).
+(seed 000 unless stated; the fixed-composition entries are seeds 001 and 003).
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from shufflekit.symbolic import bmg, central_gaussian, gaussian_local, hcr, privunit, randomized_response
+from shufflekit.symbolic import (bmg, central_gaussian, fixed_composition, gaussian_local, hcr,
+                                 multi_message, privunit, randomized_response)
 from shufflekit.symbolic.derivation import Derivation
 
 
@@ -61,6 +62,12 @@ RESULTS: dict[str, Callable[..., Derivation]] = {
     "privunit.quantities": privunit.quantities,
     "privunit.constant": _series(_privunit_constant, 4),
     "privunit.limit-constant": privunit.limit_constant,
+    # fixed-composition shuffling (seeds 001, 003), for the seed 001 example channel
+    "fixed-composition.I-pi": lambda: fixed_composition.fisher_constant(*fixed_composition.EXAMPLE_CHANNEL),
+    "fixed-composition.mixture-relation": fixed_composition.sherman_morrison_relation,
+    "fixed-composition.jsd-series": fixed_composition.jsd_series,
+    "fixed-composition.local-curve": fixed_composition.local_privacy_curve,
+    "multi-message.bundled-vs-unbundled": lambda: multi_message.bundled_minus_unbundled(2),
     # HCR lower bound
     "hcr.rr": hcr.rr,
     "hcr.gaussian-local": hcr.gaussian_local_bound,
