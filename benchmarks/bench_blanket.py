@@ -1,4 +1,4 @@
-"""Blanket-bound speed targets (issue 4) and a plain Algorithm 4 for comparison.
+"""Blanket-bound speed targets and a plain Algorithm 4 for comparison.
 
 Targets (10-RR, eps0 = 4): epsilon at delta = 1e-6 for n = 10^6 to 6 significant
 digits in <= 2 s; a 100-point delta(eps) curve in <= 5 s; n = 10^7 (time, peak
@@ -9,24 +9,14 @@ from __future__ import annotations
 
 import math
 import time
-import tracemalloc
 
 import numpy as np
 
+from measure import timed
+
 
 def _timed(fn, memory: bool = False):
-    """Run ``fn`` timed without tracing; with ``memory`` run it again under tracemalloc."""
-    t0 = time.perf_counter()
-    out = fn()
-    sec = time.perf_counter() - t0
-    mb = float("nan")
-    if memory:
-        tracemalloc.start()
-        fn()
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        mb = peak / 2**20
-    return out, sec, mb
+    return timed(fn, memory)
 
 
 def run(quick: bool) -> list[dict]:

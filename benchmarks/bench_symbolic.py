@@ -1,4 +1,4 @@
-"""Symbolic-layer speed targets (issue 3).
+"""Symbolic-layer speed targets.
 
 Target: reverting a 10-term series takes < 1 s (order-by-order triangular
 solve).  Also timed: the Gaussian-local reversion sigma0^2(chi) to 8 terms, the
@@ -8,22 +8,12 @@ record.
 from __future__ import annotations
 
 import time
-import tracemalloc
+
+from measure import timed
 
 
 def _timed(fn, memory: bool = True):
-    """Time ``fn`` untraced; with ``memory`` run it again under tracemalloc for the peak."""
-    t0 = time.perf_counter()
-    out = fn()
-    sec = time.perf_counter() - t0
-    mb = float("nan")
-    if memory:
-        tracemalloc.start()
-        fn()
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        mb = peak / 2 ** 20
-    return out, sec, mb
+    return timed(fn, memory)
 
 
 def run(quick: bool) -> list[dict]:

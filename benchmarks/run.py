@@ -18,6 +18,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", default=None, help="substring of a benchmark module name")
     args = parser.parse_args(argv)
     here = pathlib.Path(__file__).parent
+    sys.path.insert(0, str(here))  # the bench modules share measure.py
     rows = []
     for path in sorted(here.glob("bench_*.py")):
         if args.only and args.only not in path.stem:
