@@ -35,7 +35,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from paperfig import QUICK, plt, save
+from paperfig import QUICK, plt, save, show
 from shufflekit.mechanisms import randomized_response
 from shufflekit.numeric import baselines
 from shufflekit.numeric import histogram as H
@@ -44,15 +44,6 @@ from shufflekit.symbolic import fixed_composition as F
 from shufflekit.symbolic import multi_message as MM
 from shufflekit.verify import checks
 
-try:  # rendered Markdown inside Jupyter, plain text when run as a script
-    get_ipython  # type: ignore[name-defined]  # noqa: B018
-    from IPython.display import Markdown, display
-
-    def show(text: str) -> None:
-        display(Markdown(text))
-except NameError:
-    def show(text: str) -> None:
-        print(text, end="\n\n")
 
 
 def mark(ours: float, printed: str) -> str:

@@ -48,7 +48,7 @@ import time
 import numpy as np
 import sympy as sp
 
-from paperfig import QUICK, plt, save
+from paperfig import QUICK, plt, save, show
 from shufflekit.mechanisms import make
 from shufflekit.numeric import baselines as bl
 from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_plain_fft, default_grid,
@@ -57,15 +57,6 @@ from shufflekit.numeric.lower import LowerAccountant
 from shufflekit.numeric.profile import CannotCertify
 from shufflekit.symbolic import gparv as GP
 
-try:  # rendered Markdown inside Jupyter, plain text when run as a script
-    get_ipython  # type: ignore[name-defined]  # noqa: B018
-    from IPython.display import Markdown, display
-
-    def show(text: str) -> None:
-        display(Markdown(text))
-except NameError:
-    def show(text: str) -> None:
-        print(text, end="\n\n")
 
 N_USERS = 10_000
 POINTS = 4 if QUICK else 14               # quick mode: fewer points per curve

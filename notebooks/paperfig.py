@@ -31,3 +31,16 @@ def save(fig, name: str) -> list[pathlib.Path]:
     for p in paths:
         fig.savefig(p)
     return paths
+
+
+def show(text: str) -> None:
+    """Render Markdown ``text`` inside Jupyter; print it as plain text when run as a script."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import Markdown, display
+    except ImportError:
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        display(Markdown(text))
+    else:
+        print(text, end="\n\n")
