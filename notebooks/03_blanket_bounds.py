@@ -365,15 +365,9 @@ show("\n".join(rows))
 # %%
 w, v = GP.w, GP.v
 u = w ** 2
-ATOMS = (1 - v * u, u - v * u, 1 - v, sp.Integer(0), u - v)
-PRINTED = {  # seed 002, Table 1 (probabilities of the five atoms above)
-    "krr": lambda k: (1 / (u + k - 1), 0, (k - 2) / (u + k - 1), (u - 1) / (u + k - 1), 1 / (u + k - 1)),
-    "blh": lambda k: (1 / (2 * (u + 1)),) * 3 + ((u - 1) / (u + 1), 1 / (2 * (u + 1))),
-    "rappor": lambda k: (1 / (w + 1) ** 2, 1 / (w * (w + 1) ** 2), w / (w + 1) ** 2, 1 - 1 / w,
-                         1 / (w + 1) ** 2),
-    "oue": lambda k: (1 / (2 * (u + 1)), 1 / (2 * u * (u + 1)), u / (2 * (u + 1)), (1 - 1 / u) / 2,
-                      1 / (2 * (u + 1))),
-}
+# the printed rows of Table 1 are transcribed once, in the claim catalog
+from shufflekit.verify.catalog.su_cheng_wang import ATOMS, PRINTED_TABLE1 as PRINTED  # noqa: E402
+
 K_TABLE = 2 if QUICK else 3
 k_sym = sp.Symbol("k", integer=True, positive=True)
 

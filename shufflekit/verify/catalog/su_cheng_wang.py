@@ -85,7 +85,7 @@ def _multinomial_pos(g, q, n):
 
 # ------------------------------------------------------------------ Table 1 (printed rows)
 ATOMS = (1 - v * u, u - v * u, 1 - v, sp.Integer(0), u - v)
-_PRINTED = {
+PRINTED_TABLE1 = {  # seed 002, Table 1 as printed: probabilities of the five ATOMS
     "krr": lambda k: (1 / (u + k - 1), 0, (k - 2) / (u + k - 1), (u - 1) / (u + k - 1), 1 / (u + k - 1)),
     "blh": lambda k: (1 / (2 * (u + 1)),) * 3 + ((u - 1) / (u + 1), 1 / (2 * (u + 1))),
     "rappor": lambda k: (1 / (w + 1) ** 2, 1 / (w * (w + 1) ** 2), w / (w + 1) ** 2, 1 - 1 / w,
@@ -97,7 +97,7 @@ _PRINTED = {
 
 
 def _printed_row(name, k):
-    return tuple((a, sp.sympify(p)) for a, p in zip(ATOMS, _PRINTED[name](k)) if sp.sympify(p) != 0)
+    return tuple((a, sp.sympify(p)) for a, p in zip(ATOMS, PRINTED_TABLE1[name](k)) if sp.sympify(p) != 0)
 
 
 def _numeric_tv(name, k, eps0=1.0, eps=0.3, **params):
@@ -109,7 +109,7 @@ def _numeric_tv(name, k, eps0=1.0, eps=0.3, **params):
     q = np.append(q, law.zero_mass)
     vals = {w: math.exp(eps0 / 2), v: math.exp(eps)}
     pr = [(float(a.subs(vals)), float(sp.sympify(p).subs(vals))) for a, p in
-          zip(ATOMS, _PRINTED[name](k))]
+          zip(ATOMS, PRINTED_TABLE1[name](k))]
     atoms = sorted(set(np.round(g, 10)) | {round(a, 10) for a, _ in pr})
     tv = 0.0
     for a in atoms:
