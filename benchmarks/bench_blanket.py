@@ -23,8 +23,9 @@ def run(quick: bool) -> list[dict]:
     from scipy.optimize import brentq
 
     from shufflekit.mechanisms import make
-    from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_plain_fft,
-                                            default_grid, gparv_numeric)
+    from shufflekit.numeric.blanket import BlanketAccountant
+    from shufflekit.numeric.blanket_fft import blanket_delta_plain_fft, default_grid
+    from shufflekit.numeric.gparv_law import gparv_numeric
 
     mech = make("krr", k=10, eps0=4)
     rows = []

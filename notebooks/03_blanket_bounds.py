@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -51,8 +53,9 @@ import sympy as sp
 from paperfig import QUICK, plt, save, show
 from shufflekit.mechanisms import make
 from shufflekit.numeric import baselines as bl
-from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_plain_fft, default_grid,
-                                        ratio_laws)
+from shufflekit.numeric.blanket import BlanketAccountant
+from shufflekit.numeric.blanket_fft import blanket_delta_plain_fft, default_grid
+from shufflekit.numeric.gparv_law import ratio_laws
 from shufflekit.numeric.lower import LowerAccountant
 from shufflekit.numeric.profile import CannotCertify
 from shufflekit.symbolic import gparv as GP
@@ -394,7 +397,7 @@ print(f"Table 1 derived in {time.perf_counter() - t0:.1f} s")
 # $\varepsilon = 0.3$, as a total variation distance between the two discrete laws:
 
 # %%
-from shufflekit.numeric.blanket import ratio_laws  # noqa: E402
+from shufflekit.numeric.gparv_law import ratio_laws  # noqa: E402
 
 
 def tv_to_printed(name: str, k: int, eps0: float = 1.0, eps: float = 0.3) -> float:

@@ -27,7 +27,8 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from shufflekit.numeric.blanket import LOG_TAIL, SPECIAL_REL_ERR, _radius, _to_numpy, ratio_laws
+from shufflekit.numeric.blanket import LOG_TAIL, SPECIAL_REL_ERR, _radius
+from shufflekit.numeric.gparv_law import _to_numpy, ratio_laws
 from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
 
 
@@ -39,7 +40,7 @@ def _check_eps0(eps0) -> float:
 
 
 def _ldp_eps0(mech) -> float:
-    from shufflekit.numeric.blanket import numeric_eps0
+    from shufflekit.numeric.gparv_law import numeric_eps0
 
     e0 = numeric_eps0(mech)
     if not math.isfinite(e0):

@@ -52,6 +52,9 @@ from typing import Sequence
 import numpy as np
 from scipy import stats
 
+from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
+from shufflekit.numeric.gparv_law import (_atoms, _law_of_pair,  # noqa: F401
+                                          numeric_eps0, ratio_laws)
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
                                         check_epsilon, check_n)
 
@@ -60,207 +63,6 @@ SPECIAL_REL_ERR = 1e-9          # budgeted relative error of one binomial pmf/cd
                                 # (Boost via scipy: worst seen 1.3e-11 against mpmath)
 UNIT = 2.0 ** -53               # float64 unit round-off
 MAX_EXACT_CELLS = 30_000_000    # beyond this the exact method refuses (use fft)
-MAX_FFT_GRID = 1 << 25
-
-
-# ============================================================ the GPARV, numerically
-@dataclass(frozen=True)
-class RatioLaw:
-    r"""Epsilon-free description of a GPARV: :math:`G = \alpha - e^\varepsilon\beta`
-    with probability ``weight`` (one entry per merged output class), and 0 with
-    probability :math:`1-\gamma`.  ``pairs`` lists the neighbouring pairs sharing it."""
-
-    alpha: np.ndarray
-    beta: np.ndarray
-    weight: np.ndarray
-    gamma: float
-    pairs: tuple
-
-    def gparv(self, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Float atoms, probabilities and an absolute error margin per atom."""
-        e = math.exp(epsilon)
-        atoms = self.alpha - e * self.beta
-        margin = 8 * UNIT * (np.abs(self.alpha) + e * np.abs(self.beta)) + 1e-300
-        return atoms, self.weight.copy(), margin
-
-    @property
-    def zero_mass(self) -> float:
-        return max(0.0, 1.0 - self.gamma)
-
-
-_NUMPY_CACHE: dict[int, tuple] = {}
-
-
-def _to_numpy(mech) -> tuple[np.ndarray, np.ndarray]:
-    """``mech.to_numpy()``, cached per mechanism object (sympy evaluation is slow for 2^k outputs)."""
-    hit = _NUMPY_CACHE.get(id(mech))
-    if hit is not None and hit[0] is mech:
-        return hit[1]
-    arrays = mech.to_numpy()
-    if len(_NUMPY_CACHE) > 64:
-        _NUMPY_CACHE.clear()
-    _NUMPY_CACHE[id(mech)] = (mech, arrays)   # the reference keeps the id valid
-    return arrays
-
-
-def _float_rows(mech) -> tuple[np.ndarray, np.ndarray, list]:
-    P, mult = _to_numpy(mech)
-    return P, mult, list(mech.inputs)
-
-
-def _component_triples(P: np.ndarray, mult: np.ndarray, ia, ib) -> np.ndarray:
-    """(alpha, beta, weight) of one finite mechanism; ``ia``/``ib`` are row indices or
-    ``None`` for the null input (whose row is the blanket omega)."""
-    floor = P.min(axis=0)
-    gamma = float(np.dot(mult, floor))
-    if gamma <= 0:
-        raise ValueError("the mechanism has blanket mass gamma=0; the blanket bound needs "
-                         "gamma in (0, 1] (it is not eps0-LDP for any finite eps0)")
-    keep = floor > 0
-    for i in (ia, ib):
-        if i is not None and np.any(P[i, ~keep] > 0):
-            raise ValueError("an output has positive probability under one input and zero "
-                             "under another: the mechanism is not eps0-LDP, so its GPARV is "
-                             "unbounded and the blanket bound does not apply")
-    ra = P[ia, keep] / floor[keep] if ia is not None else np.full(keep.sum(), 1.0 / gamma)
-    rb = P[ib, keep] / floor[keep] if ib is not None else np.full(keep.sum(), 1.0 / gamma)
-    return _merge(ra, rb, mult[keep] * floor[keep])
-
-
-def _merge(alpha, beta, weight) -> np.ndarray:
-    """Merge classes whose (alpha, beta) agree to 12 significant digits, keeping the
-    largest alpha and smallest beta of a class (this can only raise G: safe side)."""
-    key = np.stack([np.round(alpha, 12 - int(np.floor(np.log10(max(np.max(np.abs(alpha)), 1e-300))))),
-                    np.round(beta, 12 - int(np.floor(np.log10(max(np.max(np.abs(beta)), 1e-300)))))],
-                   axis=1)
-    uniq, inv = np.unique(key, axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    out = np.zeros((len(uniq), 3))
-    out[:, 0] = -np.inf
-    out[:, 1] = np.inf
-    np.maximum.at(out[:, 0], inv, alpha)
-    np.minimum.at(out[:, 1], inv, beta)
-    np.add.at(out[:, 2], inv, weight)
-    return out
-
-
-def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
-    r"""The distinct GPARV laws of ``mech`` over all neighbouring pairs (float).
-
-    Works for :class:`~shufflekit.mechanisms.finite.FiniteMechanism` (from
-    ``to_numpy()``) and for joint compositions, whose blanket and ratios factorise
-    (seed 002, Sec. 6): :math:`\alpha = \prod_i\alpha_i`, :math:`\beta=\prod_i\beta_i`,
-    weight :math:`\prod_i c_i`.  For a joint composition the worst case also
-    considers pairs that agree in some coordinates (any two input vectors are
-    neighbours).
-    """
-    from shufflekit.mechanisms.finite import check_adjacency
-
-    check_adjacency(adjacency)
-    comps = list(getattr(mech, "components", None) or [mech])
-    per_comp = []
-    for comp in comps:
-        P, mult, inputs = _float_rows(comp)
-        k = len(inputs)
-        if adjacency == "zero-out":
-            idx_pairs = [(i, None) for i in range(k)] + [(None, i) for i in range(k)]
-        else:
-            idx_pairs = [(i, j) for i in range(k) for j in range(k) if i != j]
-            if len(comps) > 1:
-                idx_pairs += [(i, i) for i in range(k)]
-        laws: list[tuple[np.ndarray, list]] = []
-        for ia, ib in idx_pairs:
-            t = _component_triples(P, mult, ia, ib)
-            label = (inputs[ia] if ia is not None else "⊥", inputs[ib] if ib is not None else "⊥")
-            for known, prs in laws:
-                if known.shape == t.shape and np.allclose(known, t, rtol=1e-12, atol=0):
-                    prs.append(label)
-                    break
-            else:
-                laws.append((t, [label]))
-        per_comp.append(laws)
-    gammas = []
-    for comp in comps:
-        P, mult, _ = _float_rows(comp)
-        gammas.append(float(np.dot(mult, P.min(axis=0))))
-    gamma = float(np.prod(gammas))
-    out = []
-    import itertools
-    for combo in itertools.product(*per_comp):
-        if len(comps) > 1 and adjacency == "replace-one" and all(
-                all(a == b for a, b in prs) for _, prs in combo):
-            continue  # identical inputs in every coordinate: not a neighbouring pair
-        t = np.array([[1.0, 1.0, 1.0]])
-        for tc, _ in combo:
-            t = np.stack([np.outer(t[:, 0], tc[:, 0]).ravel(), np.outer(t[:, 1], tc[:, 1]).ravel(),
-                          np.outer(t[:, 2], tc[:, 2]).ravel()], axis=1)
-            t = _merge(t[:, 0], t[:, 1], t[:, 2])
-        if len(comps) > 1:   # one representative pair: (x_1..x_m), (x'_1..x'_m)
-            reps = [prs[0] for _, prs in combo]
-            pairs = ((tuple(a for a, _ in reps), tuple(b for _, b in reps)),)
-        else:
-            pairs = tuple(combo[0][1])
-        out.append(RatioLaw(t[:, 0], t[:, 1], t[:, 2], gamma, pairs))
-    return out
-
-
-def numeric_eps0(mech) -> float:
-    r"""Local :math:`\varepsilon_0 = \max_{x,x',y}\log(R_x(y)/R_{x'}(y))` from the float matrix,
-    rounded up by a relative 1e-12 (so bounds that grow with it stay safe); ``inf`` if
-    some output has probability 0 under one input and not under another.  Joint
-    compositions add their components' values (seed 002, Thm 1 of Sec. 6)."""
-    comps = list(getattr(mech, "components", None) or [mech])
-    total = 0.0
-    for comp in comps:
-        P, _ = _to_numpy(comp)
-        hi, lo = P.max(axis=0), P.min(axis=0)
-        used = hi > 0
-        if np.any(lo[used] <= 0):
-            return math.inf
-        total += float(np.max(np.log(hi[used]) - np.log(lo[used]))) if used.any() else 0.0
-    return total * (1 + 1e-12) + 1e-15
-
-
-def gparv_numeric(mech, epsilon: float, pair: tuple | None = None,
-                  adjacency: str = "replace-one") -> tuple[np.ndarray, np.ndarray]:
-    r"""Float GPARV law (atoms, probabilities; the zero atom included) of ``pair``.
-
-    Computed from ``mech.to_numpy()`` (seed 002, Def. 5.1); ``pair=None`` returns the
-    law of the first distinct class (all classes for symmetric mechanisms).
-    """
-    epsilon = check_epsilon(epsilon)
-    if pair is None:
-        law = ratio_laws(mech, adjacency)[0]
-    else:
-        law = _law_of_pair(mech, pair)
-    atoms, probs, _ = law.gparv(epsilon)
-    return np.append(atoms, 0.0), np.append(probs, law.zero_mass)
-
-
-def _law_of_pair(mech, pair) -> RatioLaw:
-    from shufflekit.mechanisms.finite import BOT
-
-    if getattr(mech, "components", None):
-        raise ValueError("pass pair=None for joint compositions (the worst pair is searched)")
-    P, mult, inputs = _float_rows(mech)
-
-    def idx(x):
-        if x == BOT:
-            return None
-        if x not in inputs:
-            raise ValueError(f"pair element {x!r} is not an input; allowed: {inputs} or ⊥")
-        return inputs.index(x)
-
-    if pair[0] == pair[1]:
-        raise ValueError(f"pair={pair!r} is not a neighbouring pair (the inputs are equal)")
-    t = _component_triples(P, mult, idx(pair[0]), idx(pair[1]))
-    return RatioLaw(t[:, 0], t[:, 1], t[:, 2], float(np.dot(mult, P.min(axis=0))), (tuple(pair),))
-
-
-def _atoms(law: RatioLaw, epsilon: float):
-    g, q, margin = law.gparv(epsilon)
-    nz = q > 0
-    return g[nz], q[nz], margin[nz], law.zero_mass
 
 
 # ============================================================ exact method
@@ -443,135 +245,6 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
     return value, (2 * err + spread_cost) / n + 2 * zshift
 
 
-# ============================================================ FFT method
-def _fft_error(N: int, n: int, l: float, top: int, p_norm2: float) -> float:
-    r"""Bound on :math:`\sum_{v=1}^{top} v\,l\,|\hat f_v - f_v|` for the n-fold pmf by FFT.
-
-    Higham (Accuracy and Stability, Thm 24.2): the computed DFT satisfies
-    :math:`\|\hat y - y\|_2 \le \eta\|y\|_2`, :math:`\eta = \log_2 N\,(\mu + \gamma_4(\sqrt2+\mu))`,
-    with :math:`\|y\|_2 = \sqrt N\|p\|_2`.  Raising to the n-th power multiplies each
-    coefficient error by at most :math:`nG`, :math:`G = (1+\max|\Delta|)^{n}`, and adds a
-    relative :math:`(n\pi+10)u`; the inverse DFT divides 2-norms by :math:`\sqrt N` and adds
-    :math:`\eta` times the result's norm (at most 1).  Cauchy-Schwarz over the positive
-    cells then gives the bound.
-    """
-    lg = math.log2(max(N, 2))
-    eta = lg * (UNIT + 4 * UNIT / (1 - 4 * UNIT) * (math.sqrt(2) + UNIT)) * 1.01
-    d_max = eta * math.sqrt(N) * p_norm2          # any single coefficient error
-    grow = math.exp(min(n * math.log1p(d_max), 700.0))
-    err2 = n * grow * eta * p_norm2 + (n * math.pi + 10) * UNIT * grow + eta * grow
-    s2 = math.sqrt(top * (top + 1) * (2 * top + 1) / 6.0) if top > 0 else 0.0
-    return l * s2 * err2
-
-
-def default_grid(eps0: float) -> float:
-    """The paper's discretisation interval l = (e^eps0 - 1)/1200 (seed 002, Sec. 7)."""
-    return (math.exp(eps0) - 1) / 1200
-
-
-def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *, l: float,
-                      zero_mass: float | None = None,
-                      margins: Sequence[float] | None = None) -> tuple[float, float]:
-    r"""Certified FFT evaluation of :math:`\tfrac1n\mathbb{E}[(\sum G_i)_+]` on the grid ``l``
-    (seed 002, Algorithm 4 with safe rounding and an error budget).
-
-    Returns ``(value, error)``: ``value`` upper-bounds the exact expectation and
-    ``value - error`` lower-bounds it (the error covers discretisation, wrap-around,
-    truncation and FFT round-off).
-    """
-    n = check_n(n)
-    l = float(l)
-    if not (l > 0 and math.isfinite(l)):
-        raise ValueError(f"l={l!r} is not allowed; allowed range (0, inf)")
-    g = np.asarray(atoms, dtype=float)
-    q = np.asarray(probs, dtype=float)
-    mg = np.zeros_like(g) if margins is None else np.asarray(margins, dtype=float)
-    keep = (g != 0) & (q > 0)
-    if zero_mass is None:
-        q0 = max(0.0, 1.0 - float(q[keep].sum()))
-    else:
-        q0 = float(zero_mass) + float(q[(g == 0) & (q > 0)].sum())
-    mz = mg[(g == 0) & (q > 0)]
-    zshift = float(mz.max()) if mz.size else 0.0   # see blanket_delta_exact
-    g, q, mg = g[keep], q[keep], mg[keep]
-    if g.size == 0 or (g + mg).max() <= 0:
-        return zshift, 2 * zshift
-    k = np.ceil((g + mg) / l * (1 + 4 * UNIT) + 4 * UNIT).astype(np.int64)   # rounded UP
-    k_all = np.append(k, 0)
-    q_all = np.append(q, q0)
-    q_all = q_all / q_all.sum()
-    kmin, kmax = int(k_all.min()), int(k_all.max())
-    mu = n * float(np.dot(q_all, k_all))
-    var = n * float(np.dot(q_all, (k_all - np.dot(q_all, k_all)) ** 2))
-    rng = kmax - kmin
-    L = LOG_TAIL
-    t = L * rng / 3 + math.sqrt((L * rng / 3) ** 2 + 2 * L * var)   # Bernstein, range rng
-    eL = math.exp(-L)
-    top = int(math.floor(mu + t))
-    if top <= 0:   # the whole positive part is in the dropped tail
-        bound = n * kmax * l * eL
-        return bound / n + zshift, bound / n + 2 * zshift
-    lo = int(math.ceil(mu - t))
-    lo = min(lo, 0)
-    lo = max(lo, n * kmin)
-    span = top - lo + 1
-    N = 1
-    while N < span:
-        N *= 2
-    if N > MAX_FFT_GRID:
-        raise CannotCertify(f"the FFT grid would need {N} points (n={n}, l={l:g}); "
-                            "use a coarser l or the exact method")
-    p = np.zeros(N)
-    np.add.at(p, (k_all - kmin) % N, q_all)
-    phi = np.fft.rfft(p)
-    pmf = np.fft.irfft(phi ** n, N)
-    # index i holds values v = i + n*kmin (mod N); pick v in [lo, lo + N)
-    base = (lo - n * kmin) % N
-    vals = lo + np.arange(N)
-    pm = np.roll(pmf, -base)
-    posmask = vals > 0
-    pos_part = float(np.sum(vals[posmask] * pm[posmask])) * l
-    ppos = float(np.sum(pm[posmask]))
-    fft_err = _fft_error(N, n, l, max(top, int(vals[-1]), 0), float(np.sqrt(np.sum(p * p))))
-    above = n * max(kmax, 0) * l * eL            # E[S 1{S > window top}]
-    upper = pos_part + fft_err + above + 1e-13 * abs(pos_part)
-    # lower side: aliasing added <= 2e^-L mass; discretisation <= l * n * P(S_bar > 0)
-    p_pos_up = min(1.0, ppos + fft_err / l + 2 * eL)
-    disc = l * n * p_pos_up + float(np.dot(q, mg)) * n
-    lower = pos_part - fft_err - 2 * eL * max(lo + N, 0) * l - disc - 1e-13 * abs(pos_part)
-    return upper / n + zshift, (upper - max(lower, 0.0)) / n + 2 * zshift
-
-
-def blanket_delta_plain_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
-                            l: float, width_sd: float = 12.0) -> float:
-    r"""A plain implementation of seed 002, Algorithm 4 (for benchmarks only).
-
-    Rounds atoms up to :math:`l\mathbb{Z}`, convolves n-fold with one FFT on a grid of
-    :math:`\pm` ``width_sd`` standard deviations around the mean and integrates the
-    positive part.  No error accounting; not certified.
-    """
-    g = np.asarray(atoms, dtype=float)
-    q = np.asarray(probs, dtype=float)
-    k = np.ceil(g / l).astype(np.int64)
-    kmin = int(k.min())
-    mu = n * float(np.dot(q, k))
-    sd = math.sqrt(n * float(np.dot(q, (k - np.dot(q, k)) ** 2)))
-    lo = int(mu - width_sd * sd)
-    hi = int(mu + width_sd * sd) + 1
-    N = 1
-    while N < hi - lo + 1:
-        N *= 2
-    p = np.zeros(N)
-    np.add.at(p, (k - kmin) % N, q)
-    pmf = np.fft.irfft(np.fft.rfft(p) ** n, N)
-    base = (lo - n * kmin) % N
-    vals = lo + np.arange(N)
-    pm = np.roll(pmf, -base)
-    m = vals > 0
-    return float(np.sum(vals[m] * pm[m])) * l / n
-
-
-# ============================================================ mechanism level
 METHODS = ("exact", "fft")
 
 
@@ -712,3 +385,47 @@ def blanket_epsilon(mech, n: int, delta: float, *, method: str = "exact",
     check_delta(delta)
     return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency,
                                 l=l).epsilon(delta, rel_tol=rel_tol)
+
+
+# ============================================================ registry entries
+from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
+from shufflekit.numeric.bound import Kind  # noqa: E402
+
+
+def is_finite_ldp(mech) -> bool | str:
+    """True when ``mech`` is a finite mechanism with a finite local eps0 (what the blanket needs)."""
+    if not (hasattr(mech, "to_numpy") or getattr(mech, "components", None)):
+        return "the blanket methods need a finite mechanism (a probability matrix)"
+    try:
+        e0 = numeric_eps0(mech)
+    except Exception as exc:  # noqa: BLE001 - reported as the reason
+        return f"could not read the mechanism's probability matrix: {exc}"
+    return True if math.isfinite(e0) else "the mechanism is not eps0-LDP for a finite eps0"
+
+
+class BlanketExactAccountant(Accountant):
+    r"""Blanket upper bound by exact binomial sums (seed 002, Thm 4), worst over all pairs."""
+
+    kind = Kind.UPPER
+    certificate = "seed 002 Thm 4; binomial sums in float64 with budgeted round-off"
+
+    def __init__(self, mech, n: int, *, adjacency: str = "replace-one", method: str = "blanket",
+                 engine: str = "exact", l: float | None = None):
+        self.method, self.mechanism, self.n, self.adjacency = method, mech, n, adjacency
+        self._inner = BlanketAccountant.of(mech, n, method=engine, adjacency=adjacency, l=l)
+        self.eps_max = self._inner.eps0
+
+    def get_delta(self, epsilon: float) -> "Bound":
+        t0 = time.perf_counter()
+        epsilon = check_epsilon(epsilon)
+        if epsilon >= self.eps_max:
+            return self._bound("delta", epsilon, 0.0, 0.0, note="epsilon >= eps0: delta = 0")
+        v, err = self._inner.delta(epsilon)
+        return self._bound("delta", epsilon, max(v - err, 0.0), min(v, 1.0),
+                           seconds=time.perf_counter() - t0)
+
+
+@register("blanket", kind=Kind.UPPER, supports=is_finite_ldp, default_for=lambda m: True,
+          summary="blanket bound of seed 002 (Thm 4) by exact binomial sums")
+def _blanket_exact(mech, n, *, adjacency="replace-one", **options):
+    return BlanketExactAccountant(mech, n, adjacency=adjacency, **options)

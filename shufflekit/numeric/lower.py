@@ -26,8 +26,9 @@ from typing import Sequence
 
 import numpy as np
 
-from shufflekit.numeric.blanket import (RatioLaw, _merge, _to_numpy, blanket_delta_exact, blanket_delta_fft,
-                                        describe_mechanism)
+from shufflekit.numeric.blanket import blanket_delta_exact, describe_mechanism
+from shufflekit.numeric.blanket_fft import blanket_delta_fft
+from shufflekit.numeric.gparv_law import RatioLaw, _merge, _to_numpy
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
                                         check_epsilon, check_n)
 

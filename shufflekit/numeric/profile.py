@@ -25,32 +25,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Sequence
 
-BoundKind = Literal["upper", "lower", "exact", "asymptotic"]
-BOUND_KINDS = ("upper", "lower", "exact", "asymptotic")
+BoundKind = Literal["upper", "lower", "exact", "asymptotic", "heuristic"]
+BOUND_KINDS = ("upper", "lower", "exact", "asymptotic", "heuristic")
 
 
-class CannotCertify(ValueError):
-    """The method cannot certify the requested target (e.g. delta below its error budget)."""
-
-
-def check_n(n: Any) -> int:
-    if isinstance(n, bool) or not float(n).is_integer() or int(n) < 1:
-        raise ValueError(f"n={n!r} is not allowed; allowed range [1, inf) (integer)")
-    return int(n)
-
-
-def check_epsilon(epsilon: Any) -> float:
-    e = float(epsilon)
-    if math.isnan(e) or e < 0 or math.isinf(e):
-        raise ValueError(f"epsilon={epsilon!r} is not allowed; allowed range [0, inf)")
-    return e
-
-
-def check_delta(delta: Any) -> float:
-    d = float(delta)
-    if math.isnan(d) or not 0 < d < 1:
-        raise ValueError(f"delta={delta!r} is not allowed; allowed range (0, 1)")
-    return d
+from shufflekit.errors import CannotCertify  # noqa: E402,F401 - re-exported
+from shufflekit.validation import check_delta, check_epsilon, check_n  # noqa: E402,F401
 
 
 @dataclass(frozen=True)

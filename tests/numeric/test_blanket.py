@@ -10,9 +10,10 @@ from hypothesis import given, settings, strategies as st
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_exact, blanket_delta_fft,
-                                        blanket_epsilon, blanket_profile, gparv_numeric,
-                                        ratio_laws)
+from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_exact, blanket_epsilon,
+                                        blanket_profile)
+from shufflekit.numeric.blanket_fft import blanket_delta_fft
+from shufflekit.numeric.gparv_law import gparv_numeric, ratio_laws
 from shufflekit.numeric.lower import lower_delta
 from shufflekit.numeric.profile import CannotCertify
 from tests.mechanisms.strategies import probability_rows

@@ -21,7 +21,8 @@ from scipy import stats
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric import baselines as bl
-from shufflekit.numeric.blanket import BlanketAccountant, ratio_laws
+from shufflekit.numeric.blanket import BlanketAccountant
+from shufflekit.numeric.gparv_law import ratio_laws
 from shufflekit.numeric.lower import _lower_of_law, lower_delta, theorem5_laws
 from shufflekit.symbolic import gparv as GP
 from shufflekit.verify import checks

@@ -1,0 +1,59 @@
+"""The ``verify`` command: check every registered claim of the papers and report the results."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "verify"
+HELP = "check every registered claim of the papers and report"
+
+
+def add_arguments(v: argparse.ArgumentParser) -> None:
+    v.add_argument("--format", default="table", choices=["table", "json", "markdown", "latex"])
+    v.add_argument("--only", default=None, help="glob or substring of claim ids/papers/sources")
+    v.add_argument("--list", action="store_true", help="list the claims grouped by paper and section")
+    v.add_argument("--quick", action="store_true",
+                   help="trimmed grids, at most about 2 minutes (the default)")
+    v.add_argument("--full", action="store_true",
+                   help="the papers' full grids and precision (at most about 15 minutes)")
+    v.add_argument("--thorough", action="store_true", help="heavier hypothesis profile")
+    v.add_argument("--dps", type=int, default=50, help="mpmath working precision (digits)")
+    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.add_argument("-o", "--output", default=None, help="write the report to a file")
+    v.add_argument("--plugin", action="append", metavar="FILE.py",
+                   help="a Python file registering your own claims (repeatable)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from shufflekit.verify import report
+    from shufflekit.verify.claims import PAPERS, CheckContext, load_catalog, load_plugin
+    from shufflekit.verify.runner import run_claims, summarise
+
+    registry = load_catalog()
+    for path in args.plugin or []:
+        load_plugin(path)
+    claims = registry.select(args.only)
+    if args.list:
+        current = None
+        for c in sorted(claims, key=lambda c: (c.paper, c.section, c.id)):
+            if c.paper != current:
+                current = c.paper
+                print(f"\n[{c.paper}] {PAPERS.get(c.paper, c.paper)}")
+            print(f"  {c.id:<46} {c.section:<22} expected: {c.expected}")
+        print(f"\n{len(claims)} claims")
+        return 0
+    if not claims:
+        raise ValueError(f"--only {args.only!r} matches no registered claim")
+    if args.quick and args.full:
+        raise ValueError("--quick and --full exclude each other")
+    ctx = CheckContext(quick=not args.full, thorough=args.thorough, dps=args.dps)
+    results = run_claims(claims, ctx, progress=not args.no_progress)
+    text = {"json": report.to_json, "markdown": report.to_markdown, "latex": report.to_latex,
+            "table": report.to_table}[args.format](results)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        print(text)
+    return 0 if summarise(results)["ok"] else 1

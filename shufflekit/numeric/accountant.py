@@ -1,0 +1,311 @@
+r"""The accountant contract: one interface, one registry of methods, one inversion routine.
+
+Every accounting method of shufflekit implements :class:`Accountant`::
+
+    acc = shufflekit.accountant(mechanism, n, method="blanket", adjacency="replace-one")
+    acc.get_delta(epsilon)   -> Bound   # on delta(epsilon) of the shuffled mechanism
+    acc.get_epsilon(delta)   -> Bound   # on epsilon(delta)
+    acc.profile(epsilons=..., deltas=...) -> PrivacyProfile
+
+(names as in Google's ``dp_accounting``).  A method is registered once with :func:`register`:
+its name, the kind of bound it proves, which mechanisms and neighbouring relations it supports,
+and a factory.  :func:`accountant` looks the method up, checks it applies, and builds it; the
+command line calls only this registry.
+
+Inversion (:func:`invert_delta`) is shared by every method whose delta curve is non-increasing
+in epsilon.  For an ``upper`` method it returns an epsilon at which the certified ``hi`` of
+delta has been *evaluated* to be ``<= delta`` (so it is a valid epsilon, whatever the curve
+does between evaluations); for a ``lower`` method an epsilon at which the certified ``lo`` is
+still ``> delta`` (so the true epsilon is at least that).  When an upper method cannot reach
+``delta`` below the mechanism's local :math:`\varepsilon_0`, the answer is the trivially valid
+:math:`\varepsilon = \varepsilon_0` (every shuffled report is :math:`\varepsilon_0`-DP), with a
+note, not an error.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from shufflekit.errors import CannotCertify, InvalidParameter, UnsupportedMethod
+from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.validation import check_delta, check_epsilon, check_n
+
+#: Modules that register methods when imported (each calls :func:`register` at import time).
+METHOD_MODULES: tuple[str, ...] = (
+    "shufflekit.numeric.blanket",
+    "shufflekit.numeric.lower",
+    "shufflekit.numeric.baselines",
+    "shufflekit.numeric.continuous",
+    "shufflekit.numeric.gaussian",
+)
+
+ADJACENCIES = ("replace-one", "zero-out")
+
+
+# ===================================================================== the interface
+class Accountant(ABC):
+    """A privacy accountant for ``n`` shuffled reports of one mechanism.
+
+    Subclasses implement :meth:`get_delta`; :meth:`get_epsilon` and :meth:`profile` follow.
+    Attributes every accountant sets: ``method`` (registry name), ``kind`` (what its bounds
+    prove), ``adjacency``, ``n``, ``mechanism`` (the object accounted for), ``eps_max``
+    (an epsilon at which delta is known to be 0, e.g. the local eps0; ``inf`` if none).
+    """
+
+    method: str
+    kind: Kind
+    adjacency: str
+    n: int
+    mechanism: Any
+    eps_max: float = math.inf
+    pairs: str = "all"
+    certificate: str = ""
+
+    @abstractmethod
+    def get_delta(self, epsilon: float) -> Bound:
+        """Bound on delta(epsilon) of the shuffled mechanism."""
+
+    def get_epsilon(self, delta: float, *, rel_tol: float = 1e-9) -> Bound:
+        """Bound on epsilon(delta): the smallest epsilon with delta(epsilon) <= delta."""
+        return invert_delta(self, delta, rel_tol=rel_tol)
+
+    def profile(self, epsilons: Sequence[float] | None = None,
+                deltas: Sequence[float] | None = None, *, progress: bool | None = None
+                ) -> "PrivacyProfile":
+        """Bounds at every epsilon of ``epsilons`` and every delta of ``deltas``."""
+        from tqdm import tqdm
+
+        targets = [("delta", check_epsilon(e)) for e in (epsilons or ())]
+        targets += [("epsilon", check_delta(d)) for d in (deltas or ())]
+        show = len(targets) >= 5 if progress is None else progress
+        out = []
+        for quantity, t in tqdm(targets, desc=self.method, unit="pt", file=sys.stderr,
+                                disable=not show, leave=False):
+            out.append(self.get_delta(t) if quantity == "delta" else self.get_epsilon(t))
+        return PrivacyProfile(tuple(out), method=self.method, kind=self.kind, n=self.n,
+                              adjacency=self.adjacency, mechanism=describe(self.mechanism))
+
+    # helper for subclasses
+    def _bound(self, quantity: str, at: float, lo: float, hi: float, *, seconds: float = 0.0,
+               note: str = "", kind: Kind | None = None) -> Bound:
+        return Bound(quantity, float(at), float(lo), float(hi), kind or self.kind, self.method,
+                     self.adjacency, self.pairs, self.certificate, note, seconds)
+
+
+def describe(mechanism: Any) -> dict:
+    """A JSON-friendly summary of a mechanism (its name and parameters)."""
+    if mechanism is None:
+        return {}
+    if isinstance(mechanism, dict):
+        return dict(mechanism)
+    fn = getattr(mechanism, "describe", None)
+    if callable(fn):
+        try:
+            d = fn()
+            if isinstance(d, dict):
+                return d
+        except Exception:  # noqa: BLE001 - a summary must never fail the computation
+            pass
+    out = {"name": getattr(mechanism, "name", type(mechanism).__name__)}
+    params = getattr(mechanism, "params", None)
+    params = params() if callable(params) else params
+    for k, v in (params or {}).items():
+        try:
+            out[k] = float(v)
+        except (TypeError, ValueError):
+            out[k] = str(v)
+    return out
+
+
+# ===================================================================== the profile
+@dataclass(frozen=True)
+class PrivacyProfile:
+    r"""Bounds on :math:`\delta(\varepsilon)` and/or :math:`\varepsilon(\delta)` from one method."""
+
+    bounds: tuple[Bound, ...]
+    method: str
+    kind: Kind
+    n: int | None = None
+    adjacency: str = "replace-one"
+    mechanism: dict = field(default_factory=dict)
+
+    @property
+    def epsilons(self) -> list[float]:
+        return [b.epsilon for b in self.bounds]
+
+    @property
+    def deltas(self) -> list[float]:
+        return [b.delta for b in self.bounds]
+
+    def as_dict(self) -> dict:
+        return {"mechanism": self.mechanism, "n": self.n, "method": self.method,
+                "kind": str(Kind(self.kind)), "adjacency": self.adjacency,
+                "points": [b.point() for b in self.bounds]}
+
+    def plot(self, ax=None, **kwargs):
+        """Draw delta(epsilon) on log-y axes (needs matplotlib)."""
+        import matplotlib.pyplot as plt
+
+        ax = ax or plt.gca()
+        pts = sorted(self.bounds, key=lambda b: b.epsilon)
+        style = {"upper": "-", "lower": "--", "exact": "-"}.get(str(Kind(self.kind)), ":")
+        ax.semilogy([b.epsilon for b in pts], [max(b.delta, 1e-300) for b in pts], style,
+                    label=kwargs.pop("label", f"{self.method} ({Kind(self.kind)})"), **kwargs)
+        ax.set_xlabel(r"$\varepsilon$")
+        ax.set_ylabel(r"$\delta(\varepsilon)$")
+        return ax
+
+
+# ===================================================================== inversion
+def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
+                 eps_start: float = 1e-3, max_iter: int = 200) -> Bound:
+    r"""Bound on :math:`\varepsilon(\delta)` from a non-increasing bound on :math:`\delta(\varepsilon)`.
+
+    Bracket by doubling from ``eps_start`` (capped at ``acc.eps_max``), then bisect until the
+    bracket is within ``rel_tol``.  The returned :class:`Bound` has ``[lo, hi]`` = the final
+    bracket: for ``upper`` methods ``hi`` is an evaluated point with ``get_delta(hi).hi <= delta``;
+    for ``lower`` methods ``lo`` is an evaluated point with ``get_delta(lo).lo > delta`` (or 0).
+    Other kinds use the midpoint of the computed curve in the same way.
+    """
+    delta = check_delta(delta)
+    t0 = time.perf_counter()
+    kind = Kind(acc.kind)
+    # which end of the delta enclosure decides "already below delta"
+    if kind is Kind.UPPER:
+        below = lambda b: b.hi <= delta          # noqa: E731 - certified valid epsilon
+    elif kind is Kind.LOWER:
+        below = lambda b: not b.lo > delta       # noqa: E731 - not yet certified above
+    else:
+        below = lambda b: b.value <= delta       # noqa: E731
+    eps_max = float(acc.eps_max)
+
+    def done(lo: float, hi: float, note: str = "") -> Bound:
+        return acc._bound("epsilon", delta, lo, hi, seconds=time.perf_counter() - t0, note=note)
+
+    if below(acc.get_delta(0.0)):
+        return done(0.0, 0.0)
+    lo, hi = 0.0, min(eps_start, eps_max)
+    while not below(acc.get_delta(hi)):
+        lo = hi
+        if hi >= eps_max:
+            if kind is Kind.UPPER and math.isfinite(eps_max):
+                return done(lo, eps_max, note=f"the {acc.method} bound does not reach delta={delta:g} "
+                            f"below eps0={eps_max:g}; eps0 is trivially valid (each report is "
+                            "eps0-DP)")
+            if kind is Kind.LOWER:
+                return done(lo, lo, note=f"the lower bound stays above delta={delta:g} up to "
+                            f"epsilon={lo:g}")
+            raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} for any "
+                                f"epsilon <= {eps_max:g}")
+        hi = min(2.0 * hi, eps_max) if math.isfinite(eps_max) else 2.0 * hi
+        if hi > 1e6:
+            raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} for any "
+                                "epsilon <= 1e6")
+    for _ in range(max_iter):
+        if hi - lo <= rel_tol * hi or hi < 1e-15:
+            break
+        mid = 0.5 * (lo + hi) if lo > 0.0 else 0.25 * hi   # geometric steps towards 0
+        if below(acc.get_delta(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return done(lo, hi)
+
+
+# ===================================================================== the registry
+@dataclass(frozen=True)
+class MethodInfo:
+    """One registered accounting method."""
+
+    name: str
+    kind: Kind
+    factory: Callable[..., Accountant]
+    supports: Callable[[Any], bool | str]
+    adjacencies: tuple[str, ...]
+    summary: str
+    default_for: Callable[[Any], bool] | None = None
+
+    def check(self, mechanism: Any) -> str | None:
+        """None if the method applies to ``mechanism``, else the reason it does not."""
+        ok = self.supports(mechanism)
+        if ok is True:
+            return None
+        return ok if isinstance(ok, str) else f"{self.name} does not apply to this mechanism"
+
+
+_REGISTRY: dict[str, MethodInfo] = {}
+
+
+def register(name: str, *, kind: Kind | str, supports: Callable[[Any], bool | str],
+             adjacencies: Iterable[str] = ADJACENCIES, summary: str = "",
+             default_for: Callable[[Any], bool] | None = None):
+    """Decorator registering ``factory(mechanism, n, adjacency=..., **options) -> Accountant``."""
+
+    def deco(factory: Callable[..., Accountant]) -> Callable[..., Accountant]:
+        _REGISTRY[name] = MethodInfo(name, Kind(kind), factory, supports, tuple(adjacencies),
+                                     summary or (factory.__doc__ or "").strip().split("\n")[0],
+                                     default_for)
+        return factory
+
+    return deco
+
+
+def _load() -> None:
+    for mod in METHOD_MODULES:
+        importlib.import_module(mod)
+
+
+def methods(mechanism: Any = None) -> list[MethodInfo]:
+    """Every registered method, or those that apply to ``mechanism``."""
+    _load()
+    out = sorted(_REGISTRY.values(), key=lambda m: m.name)
+    if mechanism is not None:
+        out = [m for m in out if m.check(mechanism) is None]
+    return out
+
+
+def method_info(name: str) -> MethodInfo:
+    _load()
+    if name not in _REGISTRY:
+        raise UnsupportedMethod(name, "one of " + ", ".join(sorted(_REGISTRY)))
+    return _REGISTRY[name]
+
+
+def default_method(mechanism: Any) -> str:
+    """The method used when none is named: the first registered default that applies."""
+    for m in methods(mechanism):
+        if m.default_for is not None and m.default_for(mechanism):
+            return m.name
+    applicable = methods(mechanism)
+    if not applicable:
+        raise InvalidParameter("mechanism", describe(mechanism).get("name", mechanism),
+                               "a mechanism some method supports (see `shufflekit list methods`)")
+    certified = [m for m in applicable if m.kind is Kind.UPPER]
+    return (certified or applicable)[0].name
+
+
+def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str | None = None,
+               **options: Any) -> Accountant:
+    """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``.
+
+    ``adjacency`` defaults to the first relation the method supports (``replace-one`` for the
+    finite methods).  Raises :class:`~shufflekit.errors.InvalidParameter` (a ``ValueError``)
+    when the method, relation or parameters do not apply, naming what would.
+    """
+    n = check_n(n)
+    name = method or default_method(mechanism)
+    info = method_info(name)
+    why = info.check(mechanism)
+    if why is not None:
+        ok = ", ".join(m.name for m in methods(mechanism)) or "none"
+        raise UnsupportedMethod(name, f"for this mechanism: {ok}", why)
+    adj = adjacency or info.adjacencies[0]
+    if adj not in info.adjacencies:
+        raise InvalidParameter("adjacency", adj, "one of " + ", ".join(info.adjacencies),
+                               f"for method {name}")
+    return info.factory(mechanism, n, adjacency=adj, **options)
