@@ -139,7 +139,7 @@ class Bound:
         """A bound whose enclosure is the Arb ball ``ball`` (rounded outward to floats)."""
         lo, hi = interval_of_arb(ball)
         if quantity == "delta":          # a hockey-stick divergence lies in [0, 1]
-            lo, hi = max(lo, 0.0), min(hi, 1.0)
+            lo, hi = min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0)
         return cls(quantity, float(at), lo, hi, **fields)
 
     def with_(self, **changes: Any) -> "Bound":
