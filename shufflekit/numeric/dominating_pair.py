@@ -1,0 +1,255 @@
+r"""From a certified upper privacy profile to a dominating pair of distributions.
+
+Notation.  For distributions :math:`P, Q` and :math:`\alpha \ge 0` the hockey-stick curve is
+:math:`h_{P\|Q}(\alpha) = \sum_o (P(o) - \alpha Q(o))_+`, so :math:`\delta(\varepsilon) =
+h(e^{\varepsilon})`.  A pair :math:`(P, Q)` *dominates* a mechanism :math:`M` when
+:math:`h_{M(D)\|M(D')}(\alpha) \le h_{P\|Q}(\alpha)` for every :math:`\alpha \ge 0` and every
+ordered neighbouring pair :math:`(D, D')` (Zhu, Dong and Wang 2022, Def. 7).  If each round
+of an adaptive composition is dominated by :math:`(P_t, Q_t)`, the product pair
+:math:`(\prod P_t, \prod Q_t)` dominates the composition (same paper, Thm 10); that is what
+:mod:`shufflekit.numeric.composition` uses.
+
+Facts about a single hockey-stick curve (any pair; Zhu, Dong and Wang 2022, Sec. 3):
+(i) :math:`h` is convex and non-increasing on :math:`[0, \infty)`;
+(ii) :math:`h(0) = 1` and :math:`h(\alpha) \ge 1 - \alpha`;
+(iii) :math:`h_{P\|Q}(\alpha) = 1 - \alpha + \alpha\,h_{Q\|P}(1/\alpha)` for :math:`\alpha > 0`
+(from :math:`(p - \alpha q)_+ = p - \alpha q + \alpha(q - p/\alpha)_+`).
+
+**The construction** (connect-the-dots of Doroshenko, Ghazi, Kamath, Kumar and Manurangsi
+2022, applied to certified upper values).  Let :math:`\bar\delta` bound the shuffled curve
+from above for *both* orders of every neighbouring pair (the profiles of shufflekit are
+maxima over ordered pairs, so a symmetric relation gives this), evaluated at the grid
+:math:`\varepsilon_i = i\Delta`, :math:`i = 0..m`, with :math:`\Delta` a power of two (so
+:math:`i\Delta` is exact in float64).
+
+1. Monotone repair: :math:`D_i = \max_{j \ge i} \bar\delta(\varepsilon_j)`.  Since the true
+   curve is non-increasing, :math:`D_i \ge \bar\delta(\varepsilon_i)` is still an upper value.
+2. Values on :math:`\alpha_i = e^{i\Delta}`, :math:`i = -m..m`:
+   :math:`u_i = D_i` for :math:`i \ge 0` and :math:`u_{-i} = 1 - \alpha_{-i} + \alpha_{-i} D_i`
+   (fact (iii)), plus the point :math:`(0, 1)` (fact (ii), exact).
+   Each :math:`u_i \ge h_{M(D)\|M(D')}(\alpha_i)` for every ordered pair.
+3. :math:`\bar h` = the lower convex hull of these points, continued flat at level
+   :math:`D_m` to the right of :math:`\alpha_m`.
+
+**Theorem.**  :math:`\bar h \ge h_{M(D)\|M(D')}` on all of :math:`[0, \infty)`, including
+between grid points, and :math:`\bar h` is the hockey-stick curve of the pair whose privacy
+loss :math:`\log(P/Q)` under :math:`P` has atoms
+:math:`p_j = \alpha_j q_j` at :math:`\ell_j = \log\alpha_j` (the hull vertices), with
+:math:`q_j = s_j^+ - s_j^-` the jump of the slope of :math:`\bar h` at vertex :math:`j`, and
+:math:`P`-mass :math:`D_m` at :math:`\ell = +\infty`.
+
+*Proof, between grid points.*  Let :math:`h` be the true curve of one ordered pair.  Every
+segment of the hull joins two points :math:`(a, u_a), (b, u_b)` with
+:math:`u_a \ge h(a)`, :math:`u_b \ge h(b)`.  For :math:`\alpha = (1-t)a + tb`, convexity of
+:math:`h` (fact (i)) gives :math:`h(\alpha) \le (1-t)h(a) + t\,h(b) \le (1-t)u_a + t\,u_b =
+\bar h(\alpha)`.  Right of :math:`\alpha_m`, :math:`h(\alpha) \le h(\alpha_m) \le D_m` by
+monotonicity.  The hull uses a *subset* of the points, which is allowed because the argument
+holds for any chord between two upper points; this is why non-convex upper values
+(a profile with a slack error budget) cause no harm: the offending points are skipped.
+*Proof, the pair.*  Writing :math:`\bar h(\alpha) = D_m + \sum_j q_j(\alpha_j - \alpha)_+`
+(a convex piecewise-linear function with final slope 0), the discrete pair
+:math:`P(\ell_j) = p_j, Q(\ell_j) = q_j`, :math:`P(+\infty) = D_m`, plus :math:`Q`-mass
+:math:`1 + s_0` on an atom with :math:`P = 0`, has exactly this curve; its masses are
+non-negative (convexity: :math:`q_j \ge 0`; the first slope :math:`s_0 \ge -1` because
+:math:`u_i \ge 1 - \alpha_i`) and :math:`\sum p_j + D_m = \bar h(0) = 1`. :math:`\square`
+
+**Arithmetic.**  The hull is built in Arb: a vertex is kept only when the slopes on its two
+sides are *certainly* increasing (otherwise it is dropped, which the theorem allows), so the
+computed vertex set is provably convex; :math:`q_j, p_j` are Arb balls, converted to floats
+with the conversion error (radius plus one ulp each) recorded as an :math:`\ell_1` budget
+:attr:`PrivacyLossPmf.error` between the float masses and the exact dominating law.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+from flint import arb, ctx
+
+from shufflekit.errors import CannotCertify, InvalidParameter
+from shufflekit.numeric.accountant import Accountant
+from shufflekit.numeric.bound import Kind, round_up
+from shufflekit.validation import check_real
+
+#: default loss grid: 2^-10 (about 1e-3), a power of two so that i * grid is exact
+DEFAULT_GRID = 2.0 ** -10
+#: stop evaluating the profile once the (repaired) upper delta is at most this; the rest of the
+#: curve is bounded by this value and becomes mass at an infinite privacy loss
+DEFAULT_TAIL = 1e-20
+#: refuse grids needing more profile evaluations than this
+MAX_POINTS = 200_000
+UNIT = 2.0 ** -53
+
+
+def check_grid(grid: Any) -> float:
+    r"""The loss grid :math:`\Delta`, rounded *down* to a power of two (so :math:`i\Delta` is exact)."""
+    g = check_real("grid", grid, 0.0, 1.0, lo_open=True)
+    return 2.0 ** math.floor(math.log2(g))
+
+
+@dataclass(frozen=True)
+class PrivacyLossPmf:
+    r"""The law of the privacy loss :math:`L = \log(P/Q)` under :math:`P`, on the grid :math:`k\Delta`.
+
+    ``probs[i]`` is the mass at loss :math:`(\text{offset} + i)\Delta`; ``infinity_mass`` is
+    :math:`P(Q = 0)` (loss :math:`+\infty`).  ``error`` bounds the :math:`\ell_1` distance
+    between ``probs`` and the exact masses of the law it stands for (round-off), and ``kind``
+    says how that law relates to the mechanism: ``upper`` (its curve dominates, after moving
+    mass only upwards) or ``lower`` (its curve is below the mechanism's).
+
+    :math:`\delta(\varepsilon) = P(L = \infty) + \mathbb{E}_P[(1 - e^{\varepsilon - L})_+]`
+    (the hockey-stick curve written as an expectation under :math:`P`).
+    """
+
+    grid: float
+    offset: int
+    probs: np.ndarray = field(repr=False)
+    infinity_mass: float
+    error: float
+    kind: Kind
+    rounds: int = 1
+    certificate: str = ""
+
+    @property
+    def losses(self) -> np.ndarray:
+        return (self.offset + np.arange(self.probs.size)) * self.grid
+
+    @property
+    def max_loss(self) -> float:
+        return (self.offset + self.probs.size - 1) * self.grid
+
+    def delta(self, epsilon: float) -> tuple[float, float, float]:
+        r"""``(value, lo, hi)``: the computed :math:`\delta(\varepsilon)` of this law and an
+        enclosure of the exact law's value (round-off of the masses and of the sum included)."""
+        kmin = math.floor(epsilon / self.grid) + 1 - self.offset     # first index with loss > eps
+        kmin = max(kmin, 0)
+        tail = self.probs[kmin:]
+        if tail.size:
+            w = -np.expm1(epsilon - (self.offset + kmin + np.arange(tail.size)) * self.grid)
+            s = float(np.dot(tail, w))
+        else:
+            s = 0.0
+        value = self.infinity_mass + s
+        # each weight has relative error <= 4u (expm1 and the subtraction of exact grid values
+        # from epsilon: one rounding), the dot product of n non-negative terms <= n u
+        slack = (tail.size + 8) * UNIT * value * 1.01 + self.error
+        return value, max(0.0, value - slack), min(1.0, round_up(value + slack))
+
+
+def profile_points(acc: Accountant, grid: float, tail: float) -> tuple[np.ndarray, list]:
+    r"""Upper values :math:`\bar\delta(i\Delta)` for :math:`i = 0, 1, \dots` until one is ``<= tail``
+    or :math:`i\Delta \ge` ``acc.eps_max`` (where delta is 0).  Returns the values and the bounds."""
+    kind = Kind(acc.kind)
+    if kind not in (Kind.UPPER, Kind.EXACT):
+        raise CannotCertify(f"method {acc.method} gives {kind} bounds; a dominating pair needs an "
+                            "upper (or exact) profile")
+    if getattr(acc, "pairs", "all") != "all":
+        raise CannotCertify(f"method {acc.method} bounds only the pair {acc.pairs!r}; a "
+                            "dominating pair needs a bound over all neighbouring pairs")
+    vals, bounds = [], []
+    eps_max = float(getattr(acc, "eps_max", math.inf))
+    for i in range(MAX_POINTS + 1):
+        e = i * grid
+        if e >= eps_max:
+            vals.append(0.0)    # every report is eps_max-DP: delta(eps) = 0 for eps >= eps_max
+            bounds.append(None)
+            return np.asarray(vals), bounds
+        b = acc.get_delta(e)
+        vals.append(min(1.0, float(b.hi)))
+        bounds.append(b)
+        if b.hi <= tail:
+            return np.asarray(vals), bounds
+    raise CannotCertify(f"the profile of {acc.method} stays above tail={tail:g} for {MAX_POINTS} "
+                        f"grid points of {grid:g}; use a coarser grid or a larger tail")
+
+
+def hull_pmf(upper: np.ndarray, grid: float, *, certificate: str = "") -> PrivacyLossPmf:
+    r"""The dominating loss law of the module theorem from upper values ``upper[i]`` at
+    :math:`\varepsilon_i = i\Delta` (``grid`` = :math:`\Delta`, a power of two)."""
+    u = np.asarray(upper, dtype=float)
+    if u.ndim != 1 or u.size < 1 or np.any(~np.isfinite(u)) or np.any(u < 0):
+        raise InvalidParameter("upper", "array", "finite values in [0, 1]")
+    u = np.minimum(u, 1.0)
+    D = np.maximum.accumulate(u[::-1])[::-1]            # step 1: monotone repair (upwards)
+    m = D.size - 1
+    old = ctx.prec
+    ctx.prec = 80
+    try:
+        # step 2: points (alpha, value) in Arb, sorted by alpha: (0, 1), i = -m..m
+        pts: list[tuple[int | None, Any, Any]] = [(None, arb(0), arb(1))]
+        for i in range(-m, m + 1):
+            a = arb(i * grid).exp()
+            v = arb(D[i]) if i >= 0 else 1 - a + a * arb(D[-i])   # fact (iii), as an Arb ball
+            pts.append((i, a, v))
+        # step 3: lower convex hull (monotone chain); keep a vertex only if certainly convex
+        hull: list[tuple[int | None, Any, Any]] = []
+        for p in pts:
+            while len(hull) >= 2:
+                (_, a0, v0), (_, a1, v1) = hull[-2], hull[-1]
+                s_left = (v1 - v0) / (a1 - a0)
+                s_right = (p[2] - v1) / (p[1] - a1)
+                if s_right > s_left:            # certainly a convex turn: keep hull[-1]
+                    break
+                hull.pop()                      # dropping a point is always allowed
+            hull.append(p)
+        # the final level D_m: the last point has value D_m exactly (alpha_m); flat afterwards
+        slopes = [(hull[j + 1][2] - hull[j][2]) / (hull[j + 1][1] - hull[j][1])
+                  for j in range(len(hull) - 1)] + [arb(0)]
+        idx, probs, err = [], [], 0.0
+        for j in range(1, len(hull)):
+            q = slopes[j] - slopes[j - 1]
+            p = hull[j][1] * q
+            lo, hi = float(p.lower()), float(p.upper())
+            mid = max(0.0, 0.5 * (lo + hi))
+            idx.append(hull[j][0])
+            probs.append(mid)
+            err += (hi - lo) * 0.5 + 2 * UNIT * abs(mid) + 2 * UNIT * max(abs(lo), abs(hi))
+        if not slopes[0] >= -1 - 1e-15:
+            raise CannotCertify("the profile's values are below 1 - e^eps at some grid point; "
+                                "they cannot be upper bounds")
+    finally:
+        ctx.prec = old
+    off = min(idx)
+    dense = np.zeros(max(idx) - off + 1)
+    dense[np.asarray(idx) - off] = probs
+    return PrivacyLossPmf(grid, off, dense, float(D[-1]), round_up(err * 1.01), Kind.UPPER,
+                          1, certificate)
+
+
+@dataclass(frozen=True)
+class DominatingPair:
+    r"""The dominating pair of one accountant: its loss law, the profile values it rests on."""
+
+    pmf: PrivacyLossPmf
+    upper: np.ndarray = field(repr=False)
+    method: str = ""
+    mechanism: Any = None
+    n: int = 0
+    seconds: float = 0.0
+
+    def delta(self, epsilon: float) -> float:
+        r"""The pair's own curve :math:`\bar h(e^{\varepsilon})` (upper end of its enclosure)."""
+        return self.pmf.delta(epsilon)[2]
+
+
+def dominating_pair(acc: Accountant, *, grid: float = DEFAULT_GRID,
+                    tail: float = DEFAULT_TAIL) -> DominatingPair:
+    r"""The certified dominating pair of ``acc`` (module theorem): evaluate its upper profile on
+    :math:`i\Delta` until it is ``<= tail`` (or zero beyond ``acc.eps_max``), then take the
+    connect-the-dots hull."""
+    grid = check_grid(grid)
+    tail = check_real("tail", tail, 0.0, 1.0, lo_open=True, hi_open=True)
+    t0 = time.perf_counter()
+    vals, _ = profile_points(acc, grid, tail)
+    cert = (f"connect-the-dots hull (Arb) of the {acc.method} upper profile on a grid of "
+            f"{grid:g}; {getattr(acc, 'certificate', '')}")
+    pmf = hull_pmf(vals, grid, certificate=cert)
+    return DominatingPair(pmf, vals, acc.method, acc.mechanism, acc.n, time.perf_counter() - t0)
+
+
+def pair_curve(pmf: PrivacyLossPmf) -> Callable[[float], float]:
+    """The hockey-stick curve of the pair as a function of epsilon (upper end)."""
+    return lambda e: pmf.delta(e)[2]
