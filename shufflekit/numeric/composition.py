@@ -115,8 +115,40 @@ def convolve(a: PrivacyLossPmf, b: PrivacyLossPmf) -> PrivacyLossPmf:
     err = round_up((e_fft + a.error * b1 + (a1 + a.error) * b.error) * (1 + 8 * UNIT))
     inf_mass = min(1.0, round_up(a.infinity_mass + b.infinity_mass))
     cert = a.certificate if a.certificate == b.certificate else f"{a.certificate}; {b.certificate}"
-    return PrivacyLossPmf(a.grid, a.offset + b.offset, c, inf_mass, err, _join_kind(a.kind, b.kind),
-                          a.rounds + b.rounds, cert)
+    return trim(PrivacyLossPmf(a.grid, a.offset + b.offset, c, inf_mass, err,
+                               _join_kind(a.kind, b.kind), a.rounds + b.rounds, cert))
+
+
+def trim(pmf: PrivacyLossPmf, cut: float | None = None) -> PrivacyLossPmf:
+    r"""Drop the negligible tails of a loss law, in the safe direction for its kind.
+
+    A tail is cut when its computed mass is at most ``cut`` (default: the law's round-off
+    budget, so the bound moves by at most about that much).  ``upper``: the lower tail is
+    merged into the first kept cell (losses only increase) and the upper tail is moved to
+    :math:`+\infty` with mass (computed tail + round-off budget), which bounds its exact mass.
+    ``lower``: both tails are deleted (losing mass only lowers the curve).  Either way the
+    curve :math:`\mathbb{E}[(1 - e^{\varepsilon - L})_+] + P(L = \infty)` moves only in the
+    safe direction, because it is non-decreasing in every loss and in every mass.
+    """
+    cut = pmf.error if cut is None else float(cut)
+    f = pmf.probs
+    if cut <= 0 or f.size < 64:
+        return pmf
+    head = np.cumsum(f)
+    tail = np.cumsum(f[::-1])
+    lo = int(np.searchsorted(head, cut, side="right"))            # cells [0, lo) have mass <= cut
+    hi = f.size - int(np.searchsorted(tail, cut, side="right"))   # cells [hi, size) likewise
+    if lo >= hi or (lo == 0 and hi == f.size):
+        return pmf
+    kept = f[lo:hi].copy()
+    inf_mass = pmf.infinity_mass
+    if pmf.kind is Kind.UPPER:
+        kept[0] += float(np.sum(f[:lo]))
+        if hi < f.size:
+            inf_mass = min(1.0, round_up((inf_mass + float(np.sum(f[hi:])) + pmf.error)
+                                         * (1 + 4 * UNIT)))
+    return PrivacyLossPmf(pmf.grid, pmf.offset + lo, kept, inf_mass, pmf.error, pmf.kind,
+                          pmf.rounds, pmf.certificate)
 
 
 def _join_kind(a: Kind, b: Kind) -> Kind:
