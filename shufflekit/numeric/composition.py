@@ -34,7 +34,9 @@ and for the inverse transform (scaling by :math:`1/N` is exact)
 :math:`E = E_{\rm prod} + E_{\rm mul}`; then :math:`\|\cdot\|_1 \le \sqrt{L}\|\cdot\|_2` over
 the :math:`L` kept cells.  Taking the real part and clipping negative cells to 0 only move
 the result towards the (real, non-negative) exact one.  Errors of the inputs propagate as
-:math:`e_{a*b} \le e_{\rm fft} + e_a\|\tilde b\|_1 + (\|\tilde a\|_1 + e_a)e_b`; the final
+:math:`e_{a*b} \le e_{\rm fft} + e_a + (1 + e_a)e_b + \pi_a\pi_b` (the budget counts the
+cells and the infinity cell together, masses at most 1; the last term is the gap between
+:math:`\pi_a + \pi_b` and the exact :math:`1 - (1-\pi_a)(1-\pi_b)`); the final
 :math:`\delta_T(\varepsilon)` is a sum of masses with weights in :math:`[0, 1]`, so the
 :math:`\ell_1` budget is added to it.  The reported enclosure ``[lo, hi]`` therefore contains
 the exact curve of the composed dominating pair, and ``hi`` is a proven upper bound on the
@@ -112,20 +114,29 @@ def convolve(a: PrivacyLossPmf, b: PrivacyLossPmf) -> PrivacyLossPmf:
     a1, b1 = _sum_up(a.probs), _sum_up(b.probs)
     a2, b2 = _norm2_up(a.probs), _norm2_up(b.probs)
     e_fft = fft_convolution_error(N, L, a1, a2, b1, b2)
-    err = round_up((e_fft + a.error * b1 + (a1 + a.error) * b.error) * (1 + 8 * UNIT))
-    inf_mass = min(1.0, round_up(a.infinity_mass + b.infinity_mass))
+    kind = _join_kind(a.kind, b.kind)
+    pa, pb = a.infinity_mass, b.infinity_mass
+    if kind is Kind.UPPER:       # 1 - (1-pa)(1-pb) <= pa + pb; the gap pa*pb is budgeted below
+        inf_mass = min(1.0, round_up((pa + pb) * (1 + 2 * UNIT)))
+    else:                        # a lower law needs a value below the exact one
+        inf_mass = max(0.0, (pa + pb - pa * pb) * (1 - 8 * UNIT))
+    # l1 budget over the finite cells and the infinity cell together (module docstring)
+    err = round_up((e_fft + a.error * max(b1, 1.0) + (max(a1, 1.0) + a.error) * b.error
+                    + pa * pb + 8 * UNIT * (inf_mass + pa + pb)) * (1 + 8 * UNIT))
     cert = a.certificate if a.certificate == b.certificate else f"{a.certificate}; {b.certificate}"
-    return trim(PrivacyLossPmf(a.grid, a.offset + b.offset, c, inf_mass, err,
-                               _join_kind(a.kind, b.kind), a.rounds + b.rounds, cert))
+    return trim(PrivacyLossPmf(a.grid, a.offset + b.offset, c, inf_mass, err, kind,
+                               a.rounds + b.rounds, cert))
 
 
 def trim(pmf: PrivacyLossPmf, cut: float | None = None) -> PrivacyLossPmf:
     r"""Drop the negligible tails of a loss law, in the safe direction for its kind.
 
     A tail is cut when its computed mass is at most ``cut`` (default: the law's round-off
-    budget, so the bound moves by at most about that much).  ``upper``: the lower tail is
+    budget, so the computed curve moves by at most that much).  ``upper``: the lower tail is
     merged into the first kept cell (losses only increase) and the upper tail is moved to
-    :math:`+\infty` with mass (computed tail + round-off budget), which bounds its exact mass.
+    :math:`+\infty`.  Merging cells of both the computed and the exact law does not increase
+    their :math:`\ell_1` distance (the budget counts the infinity cell too), so the budget is
+    unchanged.
     ``lower``: both tails are deleted (losing mass only lowers the curve).  Either way the
     curve :math:`\mathbb{E}[(1 - e^{\varepsilon - L})_+] + P(L = \infty)` moves only in the
     safe direction, because it is non-decreasing in every loss and in every mass.
@@ -141,13 +152,17 @@ def trim(pmf: PrivacyLossPmf, cut: float | None = None) -> PrivacyLossPmf:
     if lo >= hi or (lo == 0 and hi == f.size):
         return pmf
     kept = f[lo:hi].copy()
-    inf_mass = pmf.infinity_mass
+    inf_mass, err = pmf.infinity_mass, pmf.error
     if pmf.kind is Kind.UPPER:
         kept[0] += float(np.sum(f[:lo]))
+        err = round_up(err + (lo + 4) * UNIT * kept[0])
         if hi < f.size:
-            inf_mass = min(1.0, round_up((inf_mass + float(np.sum(f[hi:])) + pmf.error)
-                                         * (1 + 4 * UNIT)))
-    return PrivacyLossPmf(pmf.grid, pmf.offset + lo, kept, inf_mass, pmf.error, pmf.kind,
+            moved = float(np.sum(f[hi:]))
+            new_inf = min(1.0, inf_mass + moved)
+            # summation round-off of the moved mass is charged to the budget
+            err = round_up(err + (f.size - hi + 4) * UNIT * (moved + new_inf))
+            inf_mass = new_inf
+    return PrivacyLossPmf(pmf.grid, pmf.offset + lo, kept, inf_mass, err, pmf.kind,
                           pmf.rounds, pmf.certificate)
 
 

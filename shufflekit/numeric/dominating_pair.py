@@ -96,7 +96,8 @@ class PrivacyLossPmf:
 
     ``probs[i]`` is the mass at loss :math:`(\text{offset} + i)\Delta`; ``infinity_mass`` is
     :math:`P(Q = 0)` (loss :math:`+\infty`).  ``error`` bounds the :math:`\ell_1` distance
-    between ``probs`` and the exact masses of the law it stands for (round-off), and ``kind``
+    between (``probs``, ``infinity_mass``) and the exact masses of the law it stands for
+    (round-off; the infinity cell counts as one more cell), and ``kind``
     says how that law relates to the mechanism: ``upper`` (its curve dominates, after moving
     mass only upwards) or ``lower`` (its curve is below the mechanism's).
 
