@@ -267,6 +267,11 @@ class ComposedAccountant(Accountant):
         self.grid = self.pmfs[0].grid
         self.error = max(p.error for p in self.pmfs)
 
+    @property
+    def note(self) -> str:
+        return (f"{self.rounds} rounds composed on a loss grid of {self.grid:g}; "
+                f"round-off budget {self.error:.2g}")
+
     def get_delta(self, epsilon: float) -> Bound:
         from shufflekit.validation import check_epsilon
 
@@ -275,9 +280,12 @@ class ComposedAccountant(Accountant):
         vals = [p.delta(e) for p in self.pmfs]
         lo = max(v[1] for v in vals)
         hi = max(v[2] for v in vals)
-        note = (f"{self.rounds} rounds composed on a loss grid of {self.grid:g}; "
-                f"round-off budget {self.error:.2g}")
-        return self._bound("delta", e, lo, hi, seconds=time.perf_counter() - t0, note=note)
+        return self._bound("delta", e, lo, hi, seconds=time.perf_counter() - t0, note=self.note)
+
+    def get_epsilon(self, delta: float, *, rel_tol: float = 1e-9) -> Bound:
+        """The shared inversion (:func:`~shufflekit.numeric.accountant.invert_delta`), annotated."""
+        b = super().get_epsilon(delta, rel_tol=rel_tol)
+        return b.with_(note="; ".join(x for x in (b.note, self.note) if x))
 
 
 @dataclass(frozen=True)
