@@ -99,7 +99,7 @@ def build_payload(args: argparse.Namespace) -> dict:
         if args.schedule or args.name != "rr" or args.eps0 is None:
             raise InvalidParameter("lower", True, "binary randomized response (rr --eps0 E) "
                                    "without --schedule", "the exact pair is known for rr only")
-        accs.append(comp.exact_pair_lower(float(_eval(args.eps0)), args.n, args.rounds, grid=grid))
+        accs.append(comp.exact_pair_lower(float(_eval(args.eps0)), args.n, args.rounds))
     points = []
     for a in accs:
         prof = a.profile(epsilons=args.epsilon, deltas=args.delta)

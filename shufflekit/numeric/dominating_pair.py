@@ -167,14 +167,25 @@ def profile_points(acc: Accountant, grid: float, tail: float) -> tuple[np.ndarra
                         f"grid points of {grid:g}; use a coarser grid or a larger tail")
 
 
-def hull_pmf(upper: np.ndarray, grid: float, *, certificate: str = "") -> PrivacyLossPmf:
+def hull_pmf(upper: np.ndarray, grid: float, *, reverse: np.ndarray | None = None,
+             certificate: str = "") -> PrivacyLossPmf:
     r"""The dominating loss law of the module theorem from upper values ``upper[i]`` at
-    :math:`\varepsilon_i = i\Delta` (``grid`` = :math:`\Delta`, a power of two)."""
+    :math:`\varepsilon_i = i\Delta` (``grid`` = :math:`\Delta`, a power of two).
+
+    ``reverse`` (same length), when given, bounds the *reverse* order only
+    (:math:`h_{Q\|P}`), and ``upper`` the order :math:`P\|Q` only: the result then dominates
+    that one ordered pair (a directed pair, as for a single known neighbouring pair), not the
+    mechanism.  By default both orders are bounded by ``upper`` (the symmetric case)."""
     u = np.asarray(upper, dtype=float)
-    if u.ndim != 1 or u.size < 1 or np.any(~np.isfinite(u)) or np.any(u < 0):
-        raise InvalidParameter("upper", "array", "finite values in [0, 1]")
+    r = u if reverse is None else np.asarray(reverse, dtype=float)
+    for name, x in (("upper", u), ("reverse", r)):
+        if x.ndim != 1 or x.size < 1 or np.any(~np.isfinite(x)) or np.any(x < 0):
+            raise InvalidParameter(name, "array", "finite values in [0, 1]")
+    if r.size != u.size:
+        raise InvalidParameter("reverse", r.size, f"the length of upper ({u.size})")
     u = np.minimum(u, 1.0)
     D = np.maximum.accumulate(u[::-1])[::-1]            # step 1: monotone repair (upwards)
+    R = np.maximum.accumulate(np.minimum(r, 1.0)[::-1])[::-1]
     m = D.size - 1
     old = ctx.prec
     ctx.prec = 80
@@ -183,7 +194,7 @@ def hull_pmf(upper: np.ndarray, grid: float, *, certificate: str = "") -> Privac
         pts: list[tuple[int | None, Any, Any]] = [(None, arb(0), arb(1))]
         for i in range(-m, m + 1):
             a = arb(i * grid).exp()
-            v = arb(D[i]) if i >= 0 else 1 - a + a * arb(D[-i])   # fact (iii), as an Arb ball
+            v = arb(D[i]) if i >= 0 else 1 - a + a * arb(R[-i])   # fact (iii), as an Arb ball
             pts.append((i, a, v))
         # step 3: lower convex hull (monotone chain); keep a vertex only if certainly convex
         hull: list[tuple[int | None, Any, Any]] = []
