@@ -345,6 +345,24 @@ def composed_accountant(mechanism: Any = None, n: int | None = None, rounds: int
 LOWER_GRID = 2.0 ** -14
 
 
+def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: Any = None,
+               pairs: str = "one explicit neighbouring pair", grid: float = LOWER_GRID,
+               certificate: str = "explicit laws of one neighbouring pair"
+               ) -> ComposedAccountant:
+    r"""Lower accountant: ``rounds`` rounds on one neighbouring pair with explicit laws ``p, q``
+    (e.g. a histogram pair of :mod:`shufflekit.numeric.histogram`, or a post-processing of
+    one, which can only lower the curve); both orders composed, the larger lower end kept."""
+    t0 = time.perf_counter()
+    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+    a = pair_loss_pmf(p, q, grid, certificate=certificate)
+    b = pair_loss_pmf(q, p, grid, certificate=certificate)
+    return ComposedAccountant([self_compose(a, rounds), self_compose(b, rounds)], kind=Kind.LOWER,
+                              method="exact-pair", n=check_n(n), mechanism=mechanism or {},
+                              rounds=rounds, certificate=certificate + "; losses rounded down, "
+                              "FFT round-off bounded", pairs=pairs,
+                              build_seconds=time.perf_counter() - t0)
+
+
 def exact_pair_lower(eps0: float, n: int, rounds: int, *, grid: float = LOWER_GRID
                      ) -> ComposedAccountant:
     """Lower accountant: ``rounds`` rounds of binary RR on its boundary pair (seed 001).
