@@ -100,10 +100,16 @@ def build_payload(args: argparse.Namespace) -> dict:
             raise InvalidParameter("lower", True, "binary randomized response (rr --eps0 E) "
                                    "without --schedule", "the exact pair is known for rr only")
         accs.append(comp.exact_pair_lower(float(_eval(args.eps0)), args.n, args.rounds))
-    points = []
-    for a in accs:
-        prof = a.profile(epsilons=args.epsilon, deltas=args.delta)
-        points += [b.point() for b in prof.bounds]
+    profiles = [a.profile(epsilons=args.epsilon, deltas=args.delta) for a in accs]
+    if len(profiles) == 2:          # say how far the upper bound is above the exact pair
+        from shufflekit.numeric.composition import gap_note
+
+        ups = [u.with_(note="; ".join(x for x in (u.note, gap_note(u, l)) if x))
+               for u, l in zip(profiles[0].bounds, profiles[1].bounds)]
+        profiles[0] = profiles[0].__class__(tuple(ups), profiles[0].method, profiles[0].kind,
+                                            profiles[0].n, profiles[0].adjacency,
+                                            profiles[0].mechanism)
+    points = [b.point() for prof in profiles for b in prof.bounds]
     return {"mechanism": acc.mechanism if isinstance(acc.mechanism, dict) else {},
             "n": acc.n, "rounds": acc.rounds, "method": acc.method, "grid": acc.grid,
             "round_off_budget": acc.error, "points": points}

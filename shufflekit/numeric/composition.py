@@ -1,6 +1,8 @@
 r"""Certified composition of shuffled rounds by privacy-loss-distribution (PLD) convolution.
 
-**Upper bound.**  Each round (any registered accountant: mechanism, n, method) is replaced by
+**Upper bound.**  Each round (any registered accountant: mechanism, n, method; its profile must
+bound both orders of every neighbouring pair, as the registered finite methods do: all ordered
+pairs for replace-one, both directions for zero-out) is replaced by
 its certified dominating pair (:mod:`shufflekit.numeric.dominating_pair`), whose privacy loss
 under :math:`P` lives on the grid :math:`k\Delta` plus an atom at :math:`+\infty`.  By Zhu,
 Dong and Wang 2022 (Thm 10) the product of the dominating pairs dominates the adaptive
@@ -378,6 +380,15 @@ def exact_pair_lower(eps0: float, n: int, rounds: int, *, grid: float = LOWER_GR
                               certificate=a.certificate + "; losses rounded down, FFT round-off "
                               "bounded", pairs="binary RR boundary pair (T_{n,0}, T_{n,1})",
                               build_seconds=time.perf_counter() - t0)
+
+
+def gap_note(upper: Bound, lower: Bound) -> str:
+    """How far a composed upper bound is above the matching lower bound (same target)."""
+    if upper.quantity != lower.quantity or upper.at != lower.at:
+        raise InvalidParameter("lower", lower.at, f"a bound at the same target as {upper.at}")
+    u, l = upper.value, lower.value
+    rel = f" (+{100 * (u / l - 1):.3g}%)" if l > 0 else ""
+    return f"exact-pair lower bound {l:.6g}; upper is {u - l:.3g} above{rel}"
 
 
 def compose(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,

@@ -37,6 +37,9 @@ def test_point_shape_and_lower_option(capsys):
     lower = {p["quantity"]: p for p in pts if p["bound"] == "lower"}
     assert upper["delta"]["delta"] >= lower["delta"]["delta"]
     assert upper["epsilon"]["epsilon"] >= lower["epsilon"]["epsilon"]
+    # issue 14: the note says how far the upper bound is above the exact boundary pair
+    assert "exact-pair lower bound" in upper["epsilon"]["note"]
+    assert f"{lower['epsilon']['epsilon']:.6g}" in upper["epsilon"]["note"]
 
 
 def test_schedule_and_csv(capsys):
