@@ -23,7 +23,10 @@ complex FFT of power-of-two length :math:`N` (no wrap-around).  Higham (Accuracy
 Stability of Numerical Algorithms, 2nd ed., Thm 24.2): the computed DFT :math:`\hat y` of
 :math:`x` satisfies :math:`\|\hat y - Fx\|_2 \le \eta\,\|Fx\|_2`,
 :math:`\eta = \log_2 N\,(\mu + \gamma_4(\sqrt2 + \mu))/(1 - \log_2 N(\mu + \gamma_4(\sqrt2+\mu)))`,
-with :math:`\mu` the error of the precomputed roots of unity (taken as :math:`4u`), and
+with :math:`\mu` the error of the precomputed roots of unity (taken as :math:`4u`; this, and
+applying the radix-2 analysis to numpy's power-of-two pocketfft, whose radix-4 butterflies
+are built from the same complex additions and multiplications, are the two assumptions of
+the bound; the tests check it against exact rational convolutions), and
 :math:`\|Fx\|_2 = \sqrt N\|x\|_2`, :math:`\|Fx\|_\infty \le \|x\|_1`.  For non-negative
 :math:`a, b` this gives (:func:`fft_convolution_error`)
 

@@ -152,13 +152,19 @@ def profile_points(acc: Accountant, grid: float, tail: float) -> tuple[np.ndarra
                             "dominating pair needs a bound over all neighbouring pairs")
     vals, bounds = [], []
     eps_max = float(getattr(acc, "eps_max", math.inf))
+    # eps_max is a float near the local eps0 (a few ulps off at worst): delta = 0 is used only
+    # a relative 1e-12 past it; in between, P <= e^{eps0} Q gives
+    # delta(eps) <= 1 - e^{eps - eps0} <= eps0 - eps, bounded by the margin itself
+    margin = 1e-12 * eps_max if math.isfinite(eps_max) else 0.0
     for i in range(MAX_POINTS + 1):
         e = i * grid
-        if e >= eps_max:
-            vals.append(0.0)    # every report is eps_max-DP: delta(eps) = 0 for eps >= eps_max
+        if e >= eps_max + margin:
+            vals.append(0.0)    # every report is eps0-DP: delta(eps) = 0 for eps >= eps0
             bounds.append(None)
             return np.asarray(vals), bounds
         b = acc.get_delta(e)
+        if e >= eps_max - margin:
+            b = b.with_(hi=max(b.hi, round_up(2 * margin)))
         vals.append(min(1.0, float(b.hi)))
         bounds.append(b)
         if b.hi <= tail:

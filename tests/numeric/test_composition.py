@@ -207,3 +207,11 @@ def test_lower_grid_bias_is_what_the_docstring_says():
     coarse = exact_pair_lower(1.0, 2000, 20, grid=2.0 ** -8).get_epsilon(1e-6).lo
     assert coarse <= fine + 1e-9          # coarser rounding-down is lower ...
     assert fine - coarse <= 20 * 2.0 ** -8 + 1e-9   # ... by at most T * grid
+
+
+@settings(max_examples=6)
+@given(st.floats(0.5, 3.0), st.integers(2, 150), st.integers(1, 6), st.floats(0.0, 4.0))
+def test_certified_lower_never_exceeds_certified_upper(eps0, n, T, e):
+    up = composed_accountant(make("rr", eps0=eps0), n, T, method="blanket", grid=2.0 ** -6)
+    lo = exact_pair_lower(eps0, n, T, grid=2.0 ** -10)
+    assert lo.get_delta(e).lo <= up.get_delta(e).hi
