@@ -72,7 +72,7 @@ from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, UNIT
 from shufflekit.validation import check_int, check_n
 
 MU_TWIDDLE = 4 * UNIT           # assumed error of the FFT's precomputed roots of unity
-MAX_FFT = 1 << 25               # longest convolution accepted (about 0.5 GB of complex128)
+MAX_FFT = 1 << 23               # longest convolution accepted (128 MB per complex128 array)
 MAX_ROUNDS = 10 ** 7
 
 
