@@ -346,12 +346,18 @@ def composed_accountant(mechanism: Any = None, n: int | None = None, rounds: int
 
 
 #: grid of the exact-pair lower bound: rounding losses down costs up to one step per round
-#: (a bias of at most T * grid in epsilon), so it is finer than the upper grid
+#: (a bias of at most T * grid in epsilon), so it is finer than the upper grid, and finer
+#: still for many rounds (:func:`lower_grid`)
 LOWER_GRID = 2.0 ** -14
 
 
+def lower_grid(rounds: int) -> float:
+    """The default lower-bound grid: ``LOWER_GRID``, or finer so that T * grid <= 0.01."""
+    return min(LOWER_GRID, 2.0 ** math.floor(math.log2(0.01 / max(int(rounds), 1))))
+
+
 def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: Any = None,
-               pairs: str = "one explicit neighbouring pair", grid: float = LOWER_GRID,
+               pairs: str = "one explicit neighbouring pair", grid: float | None = None,
                certificate: str = "explicit laws of one neighbouring pair"
                ) -> ComposedAccountant:
     r"""Lower accountant: ``rounds`` rounds on one neighbouring pair with explicit laws ``p, q``
@@ -359,6 +365,7 @@ def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: 
     one, which can only lower the curve); both orders composed, the larger lower end kept."""
     t0 = time.perf_counter()
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+    grid = lower_grid(rounds) if grid is None else grid
     a = pair_loss_pmf(p, q, grid, certificate=certificate)
     b = pair_loss_pmf(q, p, grid, certificate=certificate)
     return ComposedAccountant([self_compose(a, rounds), self_compose(b, rounds)], kind=Kind.LOWER,
@@ -368,14 +375,16 @@ def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: 
                               build_seconds=time.perf_counter() - t0)
 
 
-def exact_pair_lower(eps0: float, n: int, rounds: int, *, grid: float = LOWER_GRID
+def exact_pair_lower(eps0: float, n: int, rounds: int, *, grid: float | None = None
                      ) -> ComposedAccountant:
     """Lower accountant: ``rounds`` rounds of binary RR on its boundary pair (seed 001).
 
-    Each round's losses are rounded down to ``grid``, so the result can sit below the exact
-    composition by at most ``rounds * grid`` in epsilon (about 6e-3 for T = 100)."""
+    Each round's losses are rounded down to ``grid`` (default :func:`lower_grid`), so the
+    result can sit below the exact composition by at most ``rounds * grid`` in epsilon
+    (at most 0.01 by default; about 6e-3 for T = 100)."""
     t0 = time.perf_counter()
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+    grid = lower_grid(rounds) if grid is None else grid
     a, b = binary_rr_boundary_pmfs(eps0, n, grid)
     pmfs = [self_compose(a, rounds), self_compose(b, rounds)]
     return ComposedAccountant(pmfs, kind=Kind.LOWER, method="exact-pair", n=check_n(n),
