@@ -18,9 +18,11 @@ Facts about a single hockey-stick curve (any pair; Zhu, Dong and Wang 2022, Sec.
 **The construction** (connect-the-dots of Doroshenko, Ghazi, Kamath, Kumar and Manurangsi
 2022, applied to certified upper values).  Let :math:`\bar\delta` bound the shuffled curve
 from above for *both* orders of every neighbouring pair (the profiles of shufflekit are
-maxima over ordered pairs, so a symmetric relation gives this), evaluated at the grid
-:math:`\varepsilon_i = i\Delta`, :math:`i = 0..m`, with :math:`\Delta` a power of two (so
-:math:`i\Delta` is exact in float64).
+maxima over ordered pairs, so a symmetric relation gives this), evaluated at grid points
+:math:`\varepsilon_i = i\Delta`, :math:`i \in I`, with :math:`\Delta` a power of two (so
+:math:`i\Delta` is exact in float64) and :math:`0 \in I` (every index while the curve is
+above :data:`DENSE_FLOOR`, then doubling strides; below, :math:`i = 0..m` runs over
+:math:`I`).
 
 1. Monotone repair: :math:`D_i = \max_{j \ge i} \bar\delta(\varepsilon_j)`.  Since the true
    curve is non-increasing, :math:`D_i \ge \bar\delta(\varepsilon_i)` is still an upper value.
@@ -79,8 +81,15 @@ DEFAULT_GRID = 2.0 ** -10
 #: stop evaluating the profile once the (repaired) upper delta is at most this; the rest of the
 #: curve is bounded by this value and becomes mass at an infinite privacy loss
 DEFAULT_TAIL = 1e-20
-#: refuse grids needing more profile evaluations than this
-MAX_POINTS = 200_000
+#: evaluate the profile at every grid point while it is above this level (or for at most
+#: MAX_DENSE points); beyond it, at most MAX_COARSE more points with doubling strides
+#: (vertices on a subset of the grid are allowed by the theorem), then the last value is
+#: kept as mass at infinite loss: the number of evaluations is bounded, never a hang
+DENSE_FLOOR = 1e-14
+#: ... or once a value below 1e-9 has not halved over this many points (an error floor)
+FLAT_SPAN = 32
+MAX_DENSE = 20_000
+MAX_COARSE = 8
 UNIT = 2.0 ** -53
 
 
@@ -140,9 +149,14 @@ class PrivacyLossPmf:
         return value, max(0.0, value - slack), min(1.0, round_up(value + slack))
 
 
-def profile_points(acc: Accountant, grid: float, tail: float) -> tuple[np.ndarray, list]:
-    r"""Upper values :math:`\bar\delta(i\Delta)` for :math:`i = 0, 1, \dots` until one is ``<= tail``
-    or :math:`i\Delta \ge` ``acc.eps_max`` (where delta is 0).  Returns the values and the bounds."""
+def profile_points(acc: Accountant, grid: float, tail: float
+                   ) -> tuple[np.ndarray, np.ndarray, list]:
+    r"""Upper values :math:`\bar\delta(i\Delta)` at grid indices :math:`i = 0, 1, \dots`: every
+    index while the value is above :data:`DENSE_FLOOR` and still falling (at most
+    :data:`MAX_DENSE` of them),
+    then doubling strides, until a value is ``<= tail``, :math:`i\Delta \ge` ``acc.eps_max``
+    (where delta is 0), or :data:`MAX_COARSE` strided points were taken.  Returns the indices,
+    the values and the bounds."""
     kind = Kind(acc.kind)
     if kind not in (Kind.UPPER, Kind.EXACT):
         raise CannotCertify(f"method {acc.method} gives {kind} bounds; a dominating pair needs an "
@@ -150,33 +164,42 @@ def profile_points(acc: Accountant, grid: float, tail: float) -> tuple[np.ndarra
     if getattr(acc, "pairs", "all") != "all":
         raise CannotCertify(f"method {acc.method} bounds only the pair {acc.pairs!r}; a "
                             "dominating pair needs a bound over all neighbouring pairs")
-    vals, bounds = [], []
+    idx, vals, bounds = [], [], []
     eps_max = float(getattr(acc, "eps_max", math.inf))
     # eps_max is a float near the local eps0 (a few ulps off at worst): delta = 0 is used only
     # a relative 1e-12 past it; in between, P <= e^{eps0} Q gives
     # delta(eps) <= 1 - e^{eps - eps0} <= eps0 - eps, bounded by the margin itself
     margin = 1e-12 * eps_max if math.isfinite(eps_max) else 0.0
-    for i in range(MAX_POINTS + 1):
+    i, stride, coarse = 0, 1, 0
+    while True:
         e = i * grid
+        idx.append(i)
         if e >= eps_max + margin:
             vals.append(0.0)    # every report is eps0-DP: delta(eps) = 0 for eps >= eps0
             bounds.append(None)
-            return np.asarray(vals), bounds
+            break
         b = acc.get_delta(e)
         if e >= eps_max - margin:
             b = b.with_(hi=max(b.hi, round_up(2 * margin)))
         vals.append(min(1.0, float(b.hi)))
         bounds.append(b)
         if b.hi <= tail:
-            return np.asarray(vals), bounds
-    raise CannotCertify(f"the profile of {acc.method} stays above tail={tail:g} for {MAX_POINTS} "
-                        f"grid points of {grid:g}; use a coarser grid or a larger tail")
+            break
+        flat = (b.hi <= 1e-9 and len(vals) > FLAT_SPAN and b.hi >= 0.5 * vals[-1 - FLAT_SPAN])
+        if b.hi <= DENSE_FLOOR or flat or len(idx) >= MAX_DENSE:
+            if coarse >= MAX_COARSE:
+                break           # the last value stays as mass at infinite loss
+            stride, coarse = stride * 2, coarse + 1
+        i += stride
+    return np.asarray(idx, dtype=np.int64), np.asarray(vals), bounds
 
 
-def hull_pmf(upper: np.ndarray, grid: float, *, reverse: np.ndarray | None = None,
-             certificate: str = "") -> PrivacyLossPmf:
-    r"""The dominating loss law of the module theorem from upper values ``upper[i]`` at
-    :math:`\varepsilon_i = i\Delta` (``grid`` = :math:`\Delta`, a power of two).
+def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = None,
+             reverse: np.ndarray | None = None, certificate: str = "") -> PrivacyLossPmf:
+    r"""The dominating loss law of the module theorem from upper values ``upper[j]`` at
+    :math:`\varepsilon = i_j\Delta` (``grid`` = :math:`\Delta`, a power of two), where
+    ``indices`` :math:`i_0 = 0 < i_1 < \dots` default to :math:`0, 1, 2, \dots` (any subset
+    of the grid is allowed: the theorem only uses chords between evaluated points).
 
     ``reverse`` (same length), when given, bounds the *reverse* order only
     (:math:`h_{Q\|P}`), and ``upper`` the order :math:`P\|Q` only: the result then dominates
@@ -189,6 +212,10 @@ def hull_pmf(upper: np.ndarray, grid: float, *, reverse: np.ndarray | None = Non
             raise InvalidParameter(name, "array", "finite values in [0, 1]")
     if r.size != u.size:
         raise InvalidParameter("reverse", r.size, f"the length of upper ({u.size})")
+    ix = np.arange(u.size, dtype=np.int64) if indices is None else np.asarray(indices, np.int64)
+    if ix.shape != u.shape or ix[0] != 0 or np.any(np.diff(ix) <= 0):
+        raise InvalidParameter("indices", "array", "increasing grid indices starting at 0, one "
+                               "per value")
     u = np.minimum(u, 1.0)
     D = np.maximum.accumulate(u[::-1])[::-1]            # step 1: monotone repair (upwards)
     R = np.maximum.accumulate(np.minimum(r, 1.0)[::-1])[::-1]
@@ -196,11 +223,13 @@ def hull_pmf(upper: np.ndarray, grid: float, *, reverse: np.ndarray | None = Non
     old = ctx.prec
     ctx.prec = 80
     try:
-        # step 2: points (alpha, value) in Arb, sorted by alpha: (0, 1), i = -m..m
+        # step 2: points (alpha, value) in Arb, sorted by alpha: (0, 1), then the mirrored
+        # indices -i_m .. -i_1 and i_0 .. i_m
         pts: list[tuple[int | None, Any, Any]] = [(None, arb(0), arb(1))]
-        for i in range(-m, m + 1):
+        for j in range(-m, m + 1):
+            i = int(ix[abs(j)]) * (1 if j >= 0 else -1)
             a = arb(i * grid).exp()
-            v = arb(D[i]) if i >= 0 else 1 - a + a * arb(R[-i])   # fact (iii), as an Arb ball
+            v = arb(D[j]) if j >= 0 else 1 - a + a * arb(R[-j])   # fact (iii), as an Arb ball
             pts.append((i, a, v))
         # step 3: lower convex hull (monotone chain); keep a vertex only if certainly convex
         hull: list[tuple[int | None, Any, Any]] = []
@@ -243,6 +272,7 @@ class DominatingPair:
 
     pmf: PrivacyLossPmf
     upper: np.ndarray = field(repr=False)
+    indices: np.ndarray = field(repr=False, default=None)
     method: str = ""
     mechanism: Any = None
     n: int = 0
@@ -256,16 +286,17 @@ class DominatingPair:
 def dominating_pair(acc: Accountant, *, grid: float = DEFAULT_GRID,
                     tail: float = DEFAULT_TAIL) -> DominatingPair:
     r"""The certified dominating pair of ``acc`` (module theorem): evaluate its upper profile on
-    :math:`i\Delta` until it is ``<= tail`` (or zero beyond ``acc.eps_max``), then take the
-    connect-the-dots hull."""
+    :math:`i\Delta` (:func:`profile_points`) until it is ``<= tail`` (or zero beyond
+    ``acc.eps_max``), then take the connect-the-dots hull."""
     grid = check_grid(grid)
     tail = check_real("tail", tail, 0.0, 1.0, lo_open=True, hi_open=True)
     t0 = time.perf_counter()
-    vals, _ = profile_points(acc, grid, tail)
+    idx, vals, _ = profile_points(acc, grid, tail)
     cert = (f"connect-the-dots hull (Arb) of the {acc.method} upper profile on a grid of "
             f"{grid:g}; {getattr(acc, 'certificate', '')}")
-    pmf = hull_pmf(vals, grid, certificate=cert)
-    return DominatingPair(pmf, vals, acc.method, acc.mechanism, acc.n, time.perf_counter() - t0)
+    pmf = hull_pmf(vals, grid, indices=idx, certificate=cert)
+    return DominatingPair(pmf, vals, idx, acc.method, acc.mechanism, acc.n,
+                          time.perf_counter() - t0)
 
 
 def pair_curve(pmf: PrivacyLossPmf) -> Callable[[float], float]:

@@ -116,3 +116,39 @@ def test_refuses_values_that_are_not_a_profile():
         hull_pmf([0.5, float("nan")], 0.25)
     with pytest.raises(InvalidParameter, match="upper"):
         hull_pmf([0.5, -0.1], 0.25)
+
+
+def test_vertices_on_a_subset_of_the_grid_still_dominate():
+    grid = 2.0 ** -4
+    idx = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89]
+    pmf = hull_pmf([gauss(i * grid) * (1 + 1e-20) for i in idx], grid, indices=idx)
+    for e in np.linspace(0, 89 * grid, 301):
+        assert pmf.delta(float(e))[2] >= gauss(float(e))
+    with pytest.raises(InvalidParameter, match="indices"):
+        hull_pmf([0.5, 0.1], grid, indices=[1, 2])
+
+
+class FlooredGaussian(Accountant):
+    """An upper profile with an error floor above the tail level: it never reaches ``tail``."""
+
+    method, kind, adjacency, n, mechanism = "floored", Kind.UPPER, "replace-one", 1, None
+    calls = 0
+
+    def get_delta(self, epsilon):
+        FlooredGaussian.calls += 1
+        return self._bound("delta", epsilon, 0.0, max(gauss(epsilon), 1e-13))
+
+
+def test_a_profile_that_never_reaches_the_tail_costs_a_bounded_number_of_evaluations():
+    from shufflekit.numeric.dominating_pair import FLAT_SPAN, MAX_COARSE, profile_points
+
+    FlooredGaussian.calls = 0
+    grid = 2.0 ** -6
+    idx, vals, _ = profile_points(FlooredGaussian(), grid, 1e-20)
+    dense = int(np.searchsorted(-vals, -1e-13 * (1 + 1e-9)))   # points above the floor
+    # the floor is detected after FLAT_SPAN flat points, then MAX_COARSE strided ones
+    assert FlooredGaussian.calls == len(idx) <= dense + FLAT_SPAN + MAX_COARSE + 2
+    pmf = dominating_pair(FlooredGaussian(), grid=grid).pmf
+    assert pmf.infinity_mass == pytest.approx(1e-13, rel=1e-12)   # the floor, kept as mass at inf
+    for e in (0.1, 3.0, 20.0):
+        assert pmf.delta(e)[2] >= gauss(e)
