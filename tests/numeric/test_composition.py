@@ -8,12 +8,11 @@ from hypothesis import given, settings, strategies as st
 from scipy.stats import binom
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition import (Round, binary_rr_boundary_pmfs, compose,
+from shufflekit.numeric.composition import (Round, compose,
                                             composed_accountant, convolve, exact_pair_lower,
                                             fft_convolution_error, self_compose, trim)
-from shufflekit.numeric.dominating_pair import PrivacyLossPmf, dominating_pair, hull_pmf
+from shufflekit.numeric.dominating_pair import PrivacyLossPmf, hull_pmf
 from shufflekit.numeric.gaussian import gdp_epsilon
 from shufflekit.numeric.histogram import binary_pair
 

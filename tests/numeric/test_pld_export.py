@@ -1,6 +1,4 @@
 """dp_accounting interoperation: export a shuffled round, compose it there, cross-check."""
-import math
-
 import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
 
