@@ -1,0 +1,304 @@
+r"""From a certified upper privacy profile to a dominating pair of distributions.
+
+Notation.  For distributions :math:`P, Q` and :math:`\alpha \ge 0` the hockey-stick curve is
+:math:`h_{P\|Q}(\alpha) = \sum_o (P(o) - \alpha Q(o))_+`, so :math:`\delta(\varepsilon) =
+h(e^{\varepsilon})`.  A pair :math:`(P, Q)` *dominates* a mechanism :math:`M` when
+:math:`h_{M(D)\|M(D')}(\alpha) \le h_{P\|Q}(\alpha)` for every :math:`\alpha \ge 0` and every
+ordered neighbouring pair :math:`(D, D')` (Zhu, Dong and Wang 2022, Def. 7).  If each round
+of an adaptive composition is dominated by :math:`(P_t, Q_t)`, the product pair
+:math:`(\prod P_t, \prod Q_t)` dominates the composition (same paper, Thm 10); that is what
+:mod:`shufflekit.numeric.composition` uses.
+
+Facts about a single hockey-stick curve (any pair; Zhu, Dong and Wang 2022, Sec. 3):
+(i) :math:`h` is convex and non-increasing on :math:`[0, \infty)`;
+(ii) :math:`h(0) = 1` and :math:`h(\alpha) \ge 1 - \alpha`;
+(iii) :math:`h_{P\|Q}(\alpha) = 1 - \alpha + \alpha\,h_{Q\|P}(1/\alpha)` for :math:`\alpha > 0`
+(from :math:`(p - \alpha q)_+ = p - \alpha q + \alpha(q - p/\alpha)_+`).
+
+**The construction** (connect-the-dots of Doroshenko, Ghazi, Kamath, Kumar and Manurangsi
+2022, applied to certified upper values).  Let :math:`\bar\delta` bound the shuffled curve
+from above for *both* orders of every neighbouring pair (the profiles of shufflekit are
+maxima over ordered pairs, so a symmetric relation gives this), evaluated at grid points
+:math:`\varepsilon_i = i\Delta`, :math:`i \in I`, with :math:`\Delta` a power of two (so
+:math:`i\Delta` is exact in float64) and :math:`0 \in I` (every index while the curve is
+above :data:`DENSE_FLOOR`, then doubling strides; below, :math:`i = 0..m` runs over
+:math:`I`).
+
+1. Monotone repair: :math:`D_i = \max_{j \ge i} \bar\delta(\varepsilon_j)`.  Since the true
+   curve is non-increasing, :math:`D_i \ge \bar\delta(\varepsilon_i)` is still an upper value.
+2. Values on :math:`\alpha_i = e^{i\Delta}`, :math:`i = -m..m`:
+   :math:`u_i = D_i` for :math:`i \ge 0` and :math:`u_{-i} = 1 - \alpha_{-i} + \alpha_{-i} D_i`
+   (fact (iii)), plus the point :math:`(0, 1)` (fact (ii), exact).
+   Each :math:`u_i \ge h_{M(D)\|M(D')}(\alpha_i)` for every ordered pair.
+3. :math:`\bar h` = the lower convex hull of these points, continued flat at level
+   :math:`D_m` to the right of :math:`\alpha_m`.
+
+**Theorem.**  :math:`\bar h \ge h_{M(D)\|M(D')}` on all of :math:`[0, \infty)`, including
+between grid points, and :math:`\bar h` is the hockey-stick curve of the pair whose privacy
+loss :math:`\log(P/Q)` under :math:`P` has atoms
+:math:`p_j = \alpha_j q_j` at :math:`\ell_j = \log\alpha_j` (the hull vertices), with
+:math:`q_j = s_j^+ - s_j^-` the jump of the slope of :math:`\bar h` at vertex :math:`j`, and
+:math:`P`-mass :math:`D_m` at :math:`\ell = +\infty`.
+
+*Proof, between grid points.*  Let :math:`h` be the true curve of one ordered pair.  Every
+segment of the hull joins two points :math:`(a, u_a), (b, u_b)` with
+:math:`u_a \ge h(a)`, :math:`u_b \ge h(b)`.  For :math:`\alpha = (1-t)a + tb`, convexity of
+:math:`h` (fact (i)) gives :math:`h(\alpha) \le (1-t)h(a) + t\,h(b) \le (1-t)u_a + t\,u_b =
+\bar h(\alpha)`.  Right of :math:`\alpha_m`, :math:`h(\alpha) \le h(\alpha_m) \le D_m` by
+monotonicity.  The hull uses a *subset* of the points, which is allowed because the argument
+holds for any chord between two upper points; this is why non-convex upper values
+(a profile with a slack error budget) cause no harm: the offending points are skipped.
+*Proof, the pair.*  Writing :math:`\bar h(\alpha) = D_m + \sum_j q_j(\alpha_j - \alpha)_+`
+(a convex piecewise-linear function with final slope 0), the discrete pair
+:math:`P(\ell_j) = p_j, Q(\ell_j) = q_j`, :math:`P(+\infty) = D_m`, plus :math:`Q`-mass
+:math:`1 + s_0` on an atom with :math:`P = 0`, has exactly this curve; its masses are
+non-negative (convexity: :math:`q_j \ge 0`; the first slope :math:`s_0 \ge -1` because
+:math:`u_i \ge 1 - \alpha_i`) and :math:`\sum p_j + D_m = \bar h(0) = 1`. :math:`\square`
+
+**Arithmetic.**  The hull is built in Arb: a vertex is kept only when the slopes on its two
+sides are *certainly* increasing (otherwise it is dropped, which the theorem allows), so the
+computed vertex set is provably convex; :math:`q_j, p_j` are Arb balls, converted to floats
+with the conversion error (radius plus one ulp each) recorded as an :math:`\ell_1` budget
+:attr:`PrivacyLossPmf.error` between the float masses and the exact dominating law.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+from flint import arb, ctx
+
+from shufflekit.errors import CannotCertify, InvalidParameter
+from shufflekit.numeric.accountant import Accountant
+from shufflekit.numeric.bound import Kind, round_up
+from shufflekit.validation import check_real
+
+#: default loss grid: 2^-10 (about 1e-3), a power of two so that i * grid is exact
+DEFAULT_GRID = 2.0 ** -10
+#: stop evaluating the profile once the (repaired) upper delta is at most this; the rest of the
+#: curve is bounded by this value and becomes mass at an infinite privacy loss
+DEFAULT_TAIL = 1e-20
+#: evaluate the profile at every grid point while it is above this level (or for at most
+#: MAX_DENSE points); beyond it, at most MAX_COARSE more points with doubling strides
+#: (vertices on a subset of the grid are allowed by the theorem), then the last value is
+#: kept as mass at infinite loss: the number of evaluations is bounded, never a hang
+DENSE_FLOOR = 1e-14
+#: ... or once a value below 1e-9 has not halved over this many points (an error floor)
+FLAT_SPAN = 32
+MAX_DENSE = 20_000
+MAX_COARSE = 8
+UNIT = 2.0 ** -53
+
+
+def check_grid(grid: Any) -> float:
+    r"""The loss grid :math:`\Delta`, rounded *down* to a power of two (so :math:`i\Delta` is exact)."""
+    g = check_real("grid", grid, 0.0, 1.0, lo_open=True)
+    return 2.0 ** math.floor(math.log2(g))
+
+
+@dataclass(frozen=True)
+class PrivacyLossPmf:
+    r"""The law of the privacy loss :math:`L = \log(P/Q)` under :math:`P`, on the grid :math:`k\Delta`.
+
+    ``probs[i]`` is the mass at loss :math:`(\text{offset} + i)\Delta`; ``infinity_mass`` is
+    :math:`P(Q = 0)` (loss :math:`+\infty`).  ``error`` bounds the :math:`\ell_1` distance
+    between (``probs``, ``infinity_mass``) and the exact masses of the law it stands for
+    (round-off; the infinity cell counts as one more cell), and ``kind``
+    says how that law relates to the mechanism: ``upper`` (its curve dominates, after moving
+    mass only upwards) or ``lower`` (its curve is below the mechanism's).
+
+    :math:`\delta(\varepsilon) = P(L = \infty) + \mathbb{E}_P[(1 - e^{\varepsilon - L})_+]`
+    (the hockey-stick curve written as an expectation under :math:`P`).
+    """
+
+    grid: float
+    offset: int
+    probs: np.ndarray = field(repr=False)
+    infinity_mass: float
+    error: float
+    kind: Kind
+    rounds: int = 1
+    certificate: str = ""
+
+    @property
+    def losses(self) -> np.ndarray:
+        return (self.offset + np.arange(self.probs.size)) * self.grid
+
+    @property
+    def max_loss(self) -> float:
+        return (self.offset + self.probs.size - 1) * self.grid
+
+    def delta(self, epsilon: float) -> tuple[float, float, float]:
+        r"""``(value, lo, hi)``: the computed :math:`\delta(\varepsilon)` of this law and an
+        enclosure of the exact law's value (round-off of the masses and of the sum included)."""
+        kmin = math.floor(epsilon / self.grid) + 1 - self.offset     # first index with loss > eps
+        kmin = max(kmin, 0)
+        tail = self.probs[kmin:]
+        if tail.size:
+            w = -np.expm1(epsilon - (self.offset + kmin + np.arange(tail.size)) * self.grid)
+            s = float(np.dot(tail, w))
+        else:
+            s = 0.0
+        value = self.infinity_mass + s
+        # each weight has relative error <= 4u (expm1 and the subtraction of exact grid values
+        # from epsilon: one rounding), the dot product of n non-negative terms <= n u
+        slack = (tail.size + 8) * UNIT * value * 1.01 + self.error
+        return value, max(0.0, value - slack), min(1.0, round_up(value + slack))
+
+
+def profile_points(acc: Accountant, grid: float, tail: float
+                   ) -> tuple[np.ndarray, np.ndarray, list]:
+    r"""Upper values :math:`\bar\delta(i\Delta)` at grid indices :math:`i = 0, 1, \dots`: every
+    index while the value is above :data:`DENSE_FLOOR` and still falling (at most
+    :data:`MAX_DENSE` of them),
+    then doubling strides, until a value is ``<= tail``, :math:`i\Delta \ge` ``acc.eps_max``
+    (where delta is 0), or :data:`MAX_COARSE` strided points were taken.  Returns the indices,
+    the values and the bounds."""
+    kind = Kind(acc.kind)
+    if kind not in (Kind.UPPER, Kind.EXACT):
+        raise CannotCertify(f"method {acc.method} gives {kind} bounds; a dominating pair needs an "
+                            "upper (or exact) profile")
+    if getattr(acc, "pairs", "all") != "all":
+        raise CannotCertify(f"method {acc.method} bounds only the pair {acc.pairs!r}; a "
+                            "dominating pair needs a bound over all neighbouring pairs")
+    idx, vals, bounds = [], [], []
+    eps_max = float(getattr(acc, "eps_max", math.inf))
+    # eps_max is a float near the local eps0 (a few ulps off at worst): delta = 0 is used only
+    # a relative 1e-12 past it; in between, P <= e^{eps0} Q gives
+    # delta(eps) <= 1 - e^{eps - eps0} <= eps0 - eps, bounded by the margin itself
+    margin = 1e-12 * eps_max if math.isfinite(eps_max) else 0.0
+    i, stride, coarse = 0, 1, 0
+    while True:
+        e = i * grid
+        idx.append(i)
+        if e >= eps_max + margin:
+            vals.append(0.0)    # every report is eps0-DP: delta(eps) = 0 for eps >= eps0
+            bounds.append(None)
+            break
+        b = acc.get_delta(e)
+        if e >= eps_max - margin:
+            b = b.with_(hi=max(b.hi, round_up(2 * margin)))
+        vals.append(min(1.0, float(b.hi)))
+        bounds.append(b)
+        if b.hi <= tail:
+            break
+        flat = (b.hi <= 1e-9 and len(vals) > FLAT_SPAN and b.hi >= 0.5 * vals[-1 - FLAT_SPAN])
+        if b.hi <= DENSE_FLOOR or flat or len(idx) >= MAX_DENSE:
+            if coarse >= MAX_COARSE:
+                break           # the last value stays as mass at infinite loss
+            stride, coarse = stride * 2, coarse + 1
+        i += stride
+    return np.asarray(idx, dtype=np.int64), np.asarray(vals), bounds
+
+
+def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = None,
+             reverse: np.ndarray | None = None, certificate: str = "") -> PrivacyLossPmf:
+    r"""The dominating loss law of the module theorem from upper values ``upper[j]`` at
+    :math:`\varepsilon = i_j\Delta` (``grid`` = :math:`\Delta`, a power of two), where
+    ``indices`` :math:`i_0 = 0 < i_1 < \dots` default to :math:`0, 1, 2, \dots` (any subset
+    of the grid is allowed: the theorem only uses chords between evaluated points).
+
+    ``reverse`` (same length), when given, bounds the *reverse* order only
+    (:math:`h_{Q\|P}`), and ``upper`` the order :math:`P\|Q` only: the result then dominates
+    that one ordered pair (a directed pair, as for a single known neighbouring pair), not the
+    mechanism.  By default both orders are bounded by ``upper`` (the symmetric case)."""
+    u = np.asarray(upper, dtype=float)
+    r = u if reverse is None else np.asarray(reverse, dtype=float)
+    for name, x in (("upper", u), ("reverse", r)):
+        if x.ndim != 1 or x.size < 1 or np.any(~np.isfinite(x)) or np.any(x < 0):
+            raise InvalidParameter(name, "array", "finite values in [0, 1]")
+    if r.size != u.size:
+        raise InvalidParameter("reverse", r.size, f"the length of upper ({u.size})")
+    ix = np.arange(u.size, dtype=np.int64) if indices is None else np.asarray(indices, np.int64)
+    if ix.shape != u.shape or ix[0] != 0 or np.any(np.diff(ix) <= 0):
+        raise InvalidParameter("indices", "array", "increasing grid indices starting at 0, one "
+                               "per value")
+    u = np.minimum(u, 1.0)
+    D = np.maximum.accumulate(u[::-1])[::-1]            # step 1: monotone repair (upwards)
+    R = np.maximum.accumulate(np.minimum(r, 1.0)[::-1])[::-1]
+    m = D.size - 1
+    old = ctx.prec
+    ctx.prec = 80
+    try:
+        # step 2: points (alpha, value) in Arb, sorted by alpha: (0, 1), then the mirrored
+        # indices -i_m .. -i_1 and i_0 .. i_m
+        pts: list[tuple[int | None, Any, Any]] = [(None, arb(0), arb(1))]
+        for j in range(-m, m + 1):
+            i = int(ix[abs(j)]) * (1 if j >= 0 else -1)
+            a = arb(i * grid).exp()
+            v = arb(D[j]) if j >= 0 else 1 - a + a * arb(R[-j])   # fact (iii), as an Arb ball
+            pts.append((i, a, v))
+        # step 3: lower convex hull (monotone chain); keep a vertex only if certainly convex
+        hull: list[tuple[int | None, Any, Any]] = []
+        for p in pts:
+            while len(hull) >= 2:
+                (_, a0, v0), (_, a1, v1) = hull[-2], hull[-1]
+                s_left = (v1 - v0) / (a1 - a0)
+                s_right = (p[2] - v1) / (p[1] - a1)
+                if s_right > s_left:            # certainly a convex turn: keep hull[-1]
+                    break
+                hull.pop()                      # dropping a point is always allowed
+            hull.append(p)
+        # the final level D_m: the last point has value D_m exactly (alpha_m); flat afterwards
+        slopes = [(hull[j + 1][2] - hull[j][2]) / (hull[j + 1][1] - hull[j][1])
+                  for j in range(len(hull) - 1)] + [arb(0)]
+        idx, probs, err = [], [], 0.0
+        for j in range(1, len(hull)):
+            q = slopes[j] - slopes[j - 1]
+            p = hull[j][1] * q
+            lo, hi = float(p.lower()), float(p.upper())
+            mid = max(0.0, 0.5 * (lo + hi))
+            idx.append(hull[j][0])
+            probs.append(mid)
+            err += (hi - lo) * 0.5 + 2 * UNIT * abs(mid) + 2 * UNIT * max(abs(lo), abs(hi))
+        if not slopes[0] >= -1 - 1e-15:
+            raise CannotCertify("the profile's values are below 1 - e^eps at some grid point; "
+                                "they cannot be upper bounds")
+    finally:
+        ctx.prec = old
+    off = min(idx)
+    dense = np.zeros(max(idx) - off + 1)
+    dense[np.asarray(idx) - off] = probs
+    return PrivacyLossPmf(grid, off, dense, float(D[-1]), round_up(err * 1.01), Kind.UPPER,
+                          1, certificate)
+
+
+@dataclass(frozen=True)
+class DominatingPair:
+    r"""The dominating pair of one accountant: its loss law, the profile values it rests on."""
+
+    pmf: PrivacyLossPmf
+    upper: np.ndarray = field(repr=False)
+    indices: np.ndarray = field(repr=False, default=None)
+    method: str = ""
+    mechanism: Any = None
+    n: int = 0
+    seconds: float = 0.0
+
+    def delta(self, epsilon: float) -> float:
+        r"""The pair's own curve :math:`\bar h(e^{\varepsilon})` (upper end of its enclosure)."""
+        return self.pmf.delta(epsilon)[2]
+
+
+def dominating_pair(acc: Accountant, *, grid: float = DEFAULT_GRID,
+                    tail: float = DEFAULT_TAIL) -> DominatingPair:
+    r"""The certified dominating pair of ``acc`` (module theorem): evaluate its upper profile on
+    :math:`i\Delta` (:func:`profile_points`) until it is ``<= tail`` (or zero beyond
+    ``acc.eps_max``), then take the connect-the-dots hull."""
+    grid = check_grid(grid)
+    tail = check_real("tail", tail, 0.0, 1.0, lo_open=True, hi_open=True)
+    t0 = time.perf_counter()
+    idx, vals, _ = profile_points(acc, grid, tail)
+    cert = (f"connect-the-dots hull (Arb) of the {acc.method} upper profile on a grid of "
+            f"{grid:g}; {getattr(acc, 'certificate', '')}")
+    pmf = hull_pmf(vals, grid, indices=idx, certificate=cert)
+    return DominatingPair(pmf, vals, idx, acc.method, acc.mechanism, acc.n,
+                          time.perf_counter() - t0)
+
+
+def pair_curve(pmf: PrivacyLossPmf) -> Callable[[float], float]:
+    """The hockey-stick curve of the pair as a function of epsilon (upper end)."""
+    return lambda e: pmf.delta(e)[2]

@@ -1,0 +1,74 @@
+"""The compose command: point shape of profile, agreement with a one-round profile, errors."""
+import json
+import math
+
+import pytest
+
+from shufflekit.cli import main
+
+
+def run_json(argv, capsys):
+    assert main(argv + ["--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_gaussian_rounds_agree_with_one_round_of_sigma_over_sqrt_t(capsys):
+    """Issue 14, 'Done when': compose central-gaussian --sigma S --rounds T agrees with
+    profile central-gaussian --sigma S/sqrt(T) on the upper side, within the reported grid."""
+    S, T, D = 3.0, 9, 1e-6
+    comp = run_json(["compose", "central-gaussian", "--sigma", str(S), "--n", "1",
+                     "--rounds", str(T), "--delta", str(D)], capsys)
+    prof = run_json(["profile", "central-gaussian", "--sigma", str(S / math.sqrt(T)), "--n", "1",
+                     "--delta", str(D)], capsys)
+    up = comp["points"][0]
+    exact = prof["points"][0]["epsilon"]
+    assert up["bound"] == "upper"
+    assert exact <= up["epsilon"] <= exact + comp["grid"]
+
+
+def test_point_shape_and_lower_option(capsys):
+    out = run_json(["compose", "rr", "--eps0", "1", "--n", "50", "--rounds", "3",
+                    "--epsilon", "0.5", "--delta", "1e-6", "--lower"], capsys)
+    assert {"mechanism", "n", "rounds", "method", "points"} <= set(out)
+    assert out["rounds"] == 3 and out["n"] == 50
+    pts = out["points"]
+    assert all({"epsilon", "delta", "bound", "error"} <= set(p) for p in pts)
+    upper = {p["quantity"]: p for p in pts if p["bound"] == "upper"}
+    lower = {p["quantity"]: p for p in pts if p["bound"] == "lower"}
+    assert upper["delta"]["delta"] >= lower["delta"]["delta"]
+    assert upper["epsilon"]["epsilon"] >= lower["epsilon"]["epsilon"]
+    # issue 14: the note says how far the upper bound is above the exact boundary pair
+    assert "exact-pair lower bound" in upper["epsilon"]["note"]
+    assert f"{lower['epsilon']['epsilon']:.6g}" in upper["epsilon"]["note"]
+
+
+def test_schedule_and_csv(capsys):
+    sched = json.dumps([{"name": "rr", "eps0": 1, "n": 100, "rounds": 2},
+                        {"name": "krr", "k": 3, "eps0": 1, "n": 100, "rounds": 1}])
+    assert main(["compose", "schedule", "--schedule", sched, "--delta", "1e-5",
+                 "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("epsilon,delta,bound,error")
+    assert len(lines) == 2 and ",upper," in lines[1]
+
+
+def test_table_mentions_grid_and_budget(capsys):
+    assert main(["compose", "rr", "--eps0", "1", "--n", "20", "--rounds", "2",
+                 "--delta", "1e-4"]) == 0
+    out = capsys.readouterr().out
+    assert "loss grid" in out and "round-off budget" in out and "upper" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["compose", "rr", "--eps0", "1", "--n", "10", "--rounds", "0", "--delta", "1e-6"], "rounds=0"),
+    (["compose", "rr", "--eps0", "1", "--n", "10", "--rounds", "2"], "epsilon"),
+    (["compose", "krr", "--k", "3", "--eps0", "1", "--n", "10", "--lower", "--delta", "1e-6"],
+     "lower"),
+    (["compose", "x", "--schedule", "[1, 2]", "--delta", "1e-6"], "schedule"),
+    (["compose", "x", "--schedule", "not json", "--delta", "1e-6"], "schedule"),
+    (["compose", "rr", "--eps0", "1", "--n", "10", "--grid", "2", "--delta", "1e-6"], "grid"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, needle, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and "\n" not in err
