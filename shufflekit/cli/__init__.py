@@ -10,13 +10,14 @@ import sys
 from typing import Sequence
 
 from shufflekit import __version__
-from shufflekit.cli import compose, design, histogram, latex, mechanism, profile, series, verify
+from shufflekit.cli import (compose, design, histogram, latex, mechanism, profile, series, sweep,
+                            verify)
 from shufflekit.errors import CannotCertify
 
 EXIT_BAD_INPUT = 2
 EXIT_CANNOT_CERTIFY = 3
 
-COMMANDS = (verify, mechanism, latex, series, profile, histogram, design, compose)
+COMMANDS = (verify, mechanism, latex, series, profile, histogram, design, compose, sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:
