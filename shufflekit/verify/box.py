@@ -436,6 +436,14 @@ def arb_function(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
             c = _const(e)
             return lambda xs: c
         if e.is_Add:
+            args = list(e.args)
+            if sp.Integer(-1) in args and any(isinstance(a, sp.exp) for a in args):
+                # exp(u) - 1 is evaluated as expm1(u): no cancellation when u is small
+                args.remove(sp.Integer(-1))
+                k = next(i for i, a in enumerate(args) if isinstance(a, sp.exp))
+                inner = compile_(args.pop(k).args[0])
+                rest = [compile_(a) for a in args]
+                return lambda xs: sum((p(xs) for p in rest), inner(xs).expm1())
             parts = [compile_(a) for a in e.args]
 
             def add(xs):
@@ -477,6 +485,31 @@ def arb_function(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
         return body(balls)
 
     return f
+
+
+def check_positive_beyond_root(expr: sp.Expr, var: sp.Symbol, root, near, far, *, what: str = "",
+                               budget: int = 20000, prec: int = 96) -> Outcome:
+    r"""Prove ``expr > 0`` on the half-open range between ``root`` (excluded) and ``far``.
+
+    At a point where ``expr`` vanishes no enclosure can have a positive lower end, so the range
+    is split at ``near``: (i) ``expr(root) = 0`` exactly (sympy); (ii) the derivative has the
+    sign that makes ``expr`` grow away from ``root`` on ``[root, near]`` (box proof), so
+    ``expr > 0`` on ``(root, near]`` by the mean value theorem; (iii) ``expr > 0`` on
+    ``[near, far]`` (box proof).  ``far`` may lie on either side of ``root``.
+    """
+    label = what or sp.sstr(expr)
+    at_root = sp.simplify(sp.sympify(expr).subs(var, root))
+    if at_root != 0:
+        return refuted(f"{label} at {var} = {root} is {sp.sstr(at_root)}, not 0", value=sp.sstr(at_root))
+    right = exact(far) > exact(root)
+    slope = sp.diff(expr, var) if right else -sp.diff(expr, var)
+    near_box = {var: (root, near) if right else (near, root)}
+    far_box = {var: (near, far) if right else (far, near)}
+    parts = [check_expr_on_box(slope, near_box, strict=True, budget=budget, prec=prec, centered=True,
+                               what=f"{'' if right else '-'}d/d{var} of {label}"),
+             check_expr_on_box(expr, far_box, strict=True, budget=budget, prec=prec, centered=True,
+                               what=label)]
+    return all_of(parts, f"{label} = 0 at {var} = {root} (exact)")
 
 
 def arb_gradient(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> list[ArbFunction]:
