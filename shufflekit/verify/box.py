@@ -286,7 +286,7 @@ class Extremum:
 
 
 def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: str = "min",
-                     tol: float = 1e-6, budget: int = 20000, prec: int = 96,
+                     tol: float = 1e-6, rel_tol: float = 0.0, budget: int = 20000, prec: int = 96,
                      gradient: Sequence[ArbFunction] | None = None) -> Extremum:
     r"""Certified enclosure of :math:`\min_{box} f` (``kind="min"``) or :math:`\max_{box} f`.
 
@@ -319,7 +319,7 @@ def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: st
             lower = v
             if not v.is_finite():
                 lower = v
-            elif float((best - v.lower()).upper()) <= tol:
+            elif float((best - v.lower()).upper()) <= tol + rel_tol * abs(float(best.mid())):
                 converged = True
                 heapq.heappush(heap, (float(v.lower()), tie, b, v))
                 break
