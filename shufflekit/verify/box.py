@@ -158,17 +158,56 @@ def _is_counterexample(v: arb, strict: bool) -> bool:
     return bool(v <= 0) if strict else bool(v < 0)
 
 
-def enclose(f: ArbFunction, b: Box, gradient: Sequence[ArbFunction] | None = None) -> arb:
+def _intersect(a: arb, b: arb) -> arb:
+    if not a.is_finite():
+        return b
+    if not b.is_finite():
+        return a
+    return a.intersection(b)
+
+
+def taylor_form(derivatives: Sequence[ArbFunction], b: Box) -> arb:
+    r"""One-variable Taylor form of order :math:`n` = ``len(derivatives) - 1``:
+
+    :math:`f(X) \subset \sum_{k<n} f^{(k)}(m)\,(X-m)^k/k! + f^{(n)}(X)\,(X-m)^n/n!`
+    (Taylor's theorem with the Lagrange remainder; :math:`m` the midpoint).  Its width shrinks
+    like :math:`w^{n+1}` times the overestimate of :math:`f^{(n)}(X)`, so severe cancellation
+    between large terms is beaten with far fewer boxes than the mean-value form (:math:`n=1`).
+    """
+    if len(b.names) != 1:
+        raise InvalidParameter("taylor", len(b.names), "a one-variable box")
+    (m,) = b.midpoint()
+    mb = ball_of_rational(m)
+    (X,) = b.balls()
+    dx = X - mb
+    out = arb(0)
+    fact = 1
+    power = arb(1)
+    n = len(derivatives) - 1
+    for k, d in enumerate(derivatives):
+        if k > 0:
+            fact *= k
+            power = power * dx
+        value = d(X) if k == n else d(mb)
+        out = out + value * power / fact
+    return out
+
+
+def enclose(f: ArbFunction, b: Box, gradient: Sequence[ArbFunction] | None = None,
+            taylor: Sequence[ArbFunction] | None = None) -> arb:
     r"""A ball containing :math:`\{f(p): p \in b\}`.
 
     Without ``gradient``: the natural interval extension :math:`f(B)`.  With the partial
     derivatives: also the mean-value form :math:`f(m) + \sum_i \partial_i f(B)\,(B_i - m_i)`
     (:math:`m` the midpoint; valid by the mean value theorem on the convex box), and the
     intersection of both.  The mean-value form shrinks quadratically with the box, which
-    tames cancellation between large terms.
+    tames cancellation between large terms.  ``taylor`` (one variable: ``[f, f', ..., f^(n)]``)
+    uses :func:`taylor_form` instead.
     """
     balls = b.balls()
     v = f(*balls)
+    if taylor is not None:
+        return _intersect(v, taylor_form(taylor, b))
     if gradient is None:
         return v
     mid = b.midpoint()
@@ -186,7 +225,8 @@ def enclose(f: ArbFunction, b: Box, gradient: Sequence[ArbFunction] | None = Non
 
 def prove_nonnegative(f: ArbFunction, box: Box | Mapping[str, tuple], *, strict: bool = False,
                       budget: int = 20000, prec: int = 96,
-                      gradient: Sequence[ArbFunction] | None = None) -> BoxResult:
+                      gradient: Sequence[ArbFunction] | None = None,
+                      taylor: Sequence[ArbFunction] | None = None) -> BoxResult:
     r"""Prove :math:`f \ge 0` (``strict``: :math:`f > 0`) on ``box`` by branch-and-bound.
 
     ``f`` takes one arb ball per box side (in ``box.names`` order) and returns an arb ball
@@ -212,7 +252,7 @@ def prove_nonnegative(f: ArbFunction, box: Box | Mapping[str, tuple], *, strict:
                 return BoxResult("undecided", box, count, proved, undecided=heap[0][2], strict=strict)
             _, _, b = heapq.heappop(heap)
             count += 1
-            v = enclose(f, b, gradient)
+            v = enclose(f, b, gradient, taylor)
             if v.is_finite() and _lower_ok(v, strict):
                 proved += 1
                 lower = float(v.lower())
@@ -287,7 +327,8 @@ class Extremum:
 
 def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: str = "min",
                      tol: float = 1e-6, rel_tol: float = 0.0, budget: int = 20000, prec: int = 96,
-                     gradient: Sequence[ArbFunction] | None = None) -> Extremum:
+                     gradient: Sequence[ArbFunction] | None = None,
+                     taylor: Sequence[ArbFunction] | None = None) -> Extremum:
     r"""Certified enclosure of :math:`\min_{box} f` (``kind="min"``) or :math:`\max_{box} f`.
 
     Best-first branch-and-bound: ``U`` is the smallest certified upper end of f at a box
@@ -303,13 +344,14 @@ def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: st
     sign = 1 if kind == "min" else -1
     g = f if sign == 1 else (lambda *xs: -f(*xs))
     grad = gradient if (gradient is None or sign == 1) else [(lambda *xs, h=h: -h(*xs)) for h in gradient]
+    tay = taylor if (taylor is None or sign == 1) else [(lambda *xs, h=h: -h(*xs)) for h in taylor]
     old = flint_ctx.prec
     flint_ctx.prec = prec
     try:
         mid = box.midpoint()
         best = g(*(ball_of_rational(q) for q in mid))
         best_pt = mid
-        v = enclose(g, box, grad)
+        v = enclose(g, box, grad, tay)
         heap = [(float(v.lower()), 0, box, v)]
         tie, count = 1, 1
         lower = v
@@ -329,7 +371,7 @@ def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: st
                 vm = g(*(ball_of_rational(q) for q in mh))
                 if vm.is_finite() and bool(vm.upper() < best.upper()):
                     best, best_pt = vm, mh
-                vh = enclose(g, half, grad)
+                vh = enclose(g, half, grad, tay)
                 if vh.is_finite() and bool(vh.lower() > best.upper()):
                     continue            # this half cannot hold the minimum
                 heapq.heappush(heap, (float(vh.lower()) if vh.is_finite() else -float("inf"), tie, half, vh))
@@ -510,6 +552,15 @@ def check_positive_beyond_root(expr: sp.Expr, var: sp.Symbol, root, near, far, *
              check_expr_on_box(expr, far_box, strict=True, budget=budget, prec=prec, centered=True,
                                what=label)]
     return all_of(parts, f"{label} = 0 at {var} = {root} (exact)")
+
+
+def arb_taylor(expr: sp.Expr, var: sp.Symbol, order: int) -> list[ArbFunction]:
+    """Ball evaluators of ``expr`` and its first ``order`` derivatives in ``var`` (for :func:`taylor_form`)."""
+    out, d = [], sp.sympify(expr)
+    for _ in range(order + 1):
+        out.append(arb_function(d, [var]))
+        d = sp.diff(d, var)
+    return out
 
 
 def arb_gradient(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> list[ArbFunction]:

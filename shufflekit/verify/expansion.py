@@ -37,7 +37,7 @@ from shufflekit.errors import InvalidParameter
 from shufflekit.symbolic.series import Series, series_eval
 from flint import ctx as flint_ctx
 
-from shufflekit.verify.box import (arb_function, arb_gradient, ball_of_rational, check_expr_on_box,
+from shufflekit.verify.box import (arb_function, arb_taylor, ball_of_rational, check_expr_on_box,
                                    enclose_extremum, exact)
 
 VERDICT_ORDER = {"refuted": 0, "imprecise": 1, "confirmed": 2}
@@ -278,7 +278,8 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
                     at: Any = sp.oo, order: Any = None, inverse_of: sp.Expr | str | None = None,
                     of: sp.Symbol | str | None = None, quantity: sp.Expr | str | None = None,
                     dps: int = 50, grid: tuple[float, float] | None = None, points: int = 8,
-                    certify_range: tuple[Any, Any] | None = None, budget: int = 20000) -> ExpansionReport:
+                    certify_range: tuple[Any, Any] | None = None, certify: bool = True,
+                    budget: int = 20000) -> ExpansionReport:
     r"""Check ``claimed`` as the expansion of ``f`` as ``var -> at`` (``oo`` or ``0``).
 
     ``f``: a sympy expression (or string) in ``var``, or an mpmath-evaluable callable (numeric
@@ -287,7 +288,8 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
     ``order``: the exponent :math:`p` of the claimed :math:`O(x^p)` (default: the next exponent
     of the derived expansion, else none).  ``dps``: mpmath digits for every numeric evaluation.
     ``grid``: ``(lo, hi)`` of the geometric fitting grid.  ``certify_range``: ``(x0, x1)`` for
-    the certified bound (default: the first decade of the fitting grid, ``(lo, 10 lo)``).
+    the certified bound (default: the first decade of the fitting grid, ``(lo, 10 lo)``);
+    ``certify=False`` skips it; ``budget`` caps its boxes.
     """
     if isinstance(var, str):
         var = sp.Symbol(var, positive=True)
@@ -413,7 +415,15 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
 
     # ---- certified bound on a finite range
     cert = None
-    if order_r is not None and (f_sym is not None or inverse is not None) and not any(t.log_power for t in terms):
+    if not certify:
+        pass
+    elif order_r is None:
+        notes.append("no certified bound: give the order p of the claimed O(x^p)")
+    elif f_sym is None and inverse is None:
+        notes.append("no certified bound: a callable cannot be evaluated in ball arithmetic")
+    elif any(t.log_power for t in terms):
+        notes.append("no certified bound for claims with log terms")
+    else:
         x0, x1 = certify_range if certify_range is not None else (lo, 10 * lo)
         try:
             cert = certified_bound(f_sym, terms, var, order_r, x0, x1, inverse, budget, guess, dps)
@@ -448,7 +458,8 @@ def _root_guess(inverse, var, at_infinity) -> Callable:
     return guess
 
 
-def certified_bound(f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps) -> CertifiedBound:
+def certified_bound(f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps,
+                    taylor_order: int = 3) -> CertifiedBound:
     r"""Certified :math:`C = \max |f - S_K|/|x^p|` over ``[x0, x1]`` (upper end of the enclosure)."""
     x0, x1 = exact(x0), exact(x1)
     if not 0 < x0 < x1:
@@ -487,10 +498,10 @@ def certified_bound(f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps) -
                 f"({mono.values.get('boxes')} boxes) and covers the range")
         v, rng = u, (ua, ub)
     fa = arb_function(h, [v])
-    grad = arb_gradient(h, [v])
+    tay = arb_taylor(h, v, taylor_order)
     # C only needs to be an upper bound: stop at 1% of the extremum (plus 1e-12 absolute)
-    hi = enclose_extremum(fa, {str(v): rng}, kind="max", tol=1e-12, rel_tol=1e-2, budget=budget, gradient=grad)
-    lo = enclose_extremum(fa, {str(v): rng}, kind="min", tol=1e-12, rel_tol=1e-2, budget=budget, gradient=grad)
+    hi = enclose_extremum(fa, {str(v): rng}, kind="max", tol=1e-12, rel_tol=1e-2, budget=budget, taylor=tay)
+    lo = enclose_extremum(fa, {str(v): rng}, kind="min", tol=1e-12, rel_tol=1e-2, budget=budget, taylor=tay)
     if not (hi.hi.is_finite() and lo.lo.is_finite()):
         raise InvalidParameter("certify_range", (str(x0), str(x1)), "a range where f - S_K is finite")
     c = max(float(hi.hi.upper()), float(-lo.lo.lower()))
