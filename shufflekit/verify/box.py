@@ -359,9 +359,7 @@ def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: st
         while heap and count < budget:
             _, _, b, v = heapq.heappop(heap)
             lower = v
-            if not v.is_finite():
-                lower = v
-            elif float((best - v.lower()).upper()) <= tol + rel_tol * abs(float(best.mid())):
+            if v.is_finite() and float((best - v.lower()).upper()) <= tol + rel_tol * abs(float(best.mid())):
                 converged = True
                 heapq.heappush(heap, (float(v.lower()), tie, b, v))
                 break

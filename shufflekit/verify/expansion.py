@@ -264,8 +264,6 @@ def numeric_function(f, var, inverse, dps: int, guess: Callable | None) -> Calla
         root = mp.findroot(lambda v: gn(v) - x, start, tol=mp.mpf(10) ** (-dps + 5))
         return qn(root)
 
-    solve.root = lambda x: mp.findroot(lambda v: gn(v) - x, guess(x) if guess else x,
-                                       tol=mp.mpf(10) ** (-dps + 5))
     return solve
 
 
@@ -447,9 +445,11 @@ def _root_guess(inverse, var, at_infinity) -> Callable:
     g, u, q, u_at_inf = inverse
     s, u_of_s = _small(u, u_at_inf)
     gz = g.subs(u, u_of_s)
-    lead = series_of(1 / gz if at_infinity else gz, s, 6)
-    e0, c0 = lead.leading_exponent, lead.leading_coefficient
-    e0f, c0f = float(e0), float(c0)
+    try:
+        lead = series_of(1 / gz if at_infinity else gz, s, 6)
+        e0f, c0f = float(lead.leading_exponent), float(lead.leading_coefficient)
+    except (ValueError, TypeError, NotImplementedError):
+        return lambda x: x                  # no leading term: start the root finder at x itself
 
     def guess(x):
         w = 1 / x if at_infinity else x
