@@ -136,6 +136,19 @@ def test_printed_range_end_mutated_is_refuted():
     assert P.rounds(ext, "1.46", "min").verdict == "refuted"
 
 
+@pytest.mark.parametrize("key,claim_id,wrong", [
+    ("I_min", "001.sec8.3.I-range.box", "1.48"),
+    ("I_max", "001.sec8.3.I-range.box", "2.29"),
+    ("I_factor", "001.sec8.3.I-factor.box", "1.57"),
+    ("under_min", "001.sec8.3.underestimate-range.box", "6.6%"),
+    ("under_max", "001.sec8.3.underestimate-range.box", "31.2%"),
+])
+def test_mutated_printed_value_flips_the_registered_claim(monkeypatch, key, claim_id, wrong):
+    from shufflekit.verify.catalog import proved_on_boxes as P
+    monkeypatch.setitem(P.PRINTED, key, wrong)
+    assert REGISTRY.get(claim_id).run(CheckContext(quick=True)).outcome.verdict == "refuted"
+
+
 def test_wrong_truncation_coefficient_is_refuted_on_the_box():
     # the Gaussian-local series chi^2 = sigma0^2 - 9/2 + 145/12 sigma0^-2 - ...: with 9/2 -> 4
     # the claimed lower bound S_2 exceeds chi^2 on the whole range, a certified counterexample

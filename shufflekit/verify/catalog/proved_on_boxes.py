@@ -32,6 +32,8 @@ from shufflekit.verify.claims import CheckContext, Outcome, claim, confirmed, im
 W0 = ("7/10", "1/5", "1/10")      # the three-symbol channel of seed 001, Sec. 8.3
 W1 = ("3/20", "11/20", "3/10")
 PI_RANGE = ("0.05", "0.95")
+# the numbers seed 001 prints after Table 3: what the range claims are compared against
+PRINTED = {"I_min": "1.47", "I_max": "2.30", "I_factor": "1.56", "under_min": "6.5%", "under_max": "31.3%"}
 
 
 def budget(ctx: CheckContext, full: int) -> int:
@@ -188,8 +190,8 @@ def rounds(ext, printed: str, what: str) -> Outcome:
        statement=r"\min_{[0.05,0.95]} I_\pi = 1.47,\ \max_{[0.05,0.95]} I_\pi = 2.30", section="Sec. 8.3")
 def _i_range(ctx):
     I = fisher_expr()
-    return all_of([rounds(extremum(I, "min", ctx), "1.47", "min I_pi"),
-                   rounds(extremum(I, "max", ctx), "2.30", "max I_pi")])
+    return all_of([rounds(extremum(I, "min", ctx), PRINTED["I_min"], "min I_pi"),
+                   rounds(extremum(I, "max", ctx), PRINTED["I_max"], "max I_pi")])
 
 
 @claim(id="001.sec8.3.I-factor.box", paper="001", source="Sec. 8.3, after Table 3",
@@ -198,9 +200,9 @@ def _i_factor(ctx):
     I = fisher_expr()
     lo, hi = extremum(I, "min", ctx), extremum(I, "max", ctx)
     ratio_lo, ratio_hi = hi.lo / lo.hi, hi.hi / lo.lo
-    ok = enclosure_rounds_to(ratio_lo, ratio_hi, "1.56")
+    ok = enclosure_rounds_to(ratio_lo, ratio_hi, PRINTED["I_factor"])
     text = (f"max/min in [{float(ratio_lo.lower()):.8g}, {float(ratio_hi.upper()):.8g}] from certified "
-            f"{lo.describe()} and {hi.describe()}; printed 1.56")
+            f"{lo.describe()} and {hi.describe()}; printed {PRINTED['I_factor']}")
     make = confirmed if ok is True else refuted if ok is False else imprecise
     return make(text, boxes=lo.boxes + hi.boxes)
 
@@ -210,8 +212,8 @@ def _i_factor(ctx):
                  r"\text{ on } [0.05, 0.95]", section="Sec. 8.3")
 def _underestimate(ctx):
     u = 1 - mixture_expr() / fisher_expr()
-    return all_of([rounds(extremum(u, "min", ctx), "6.5%", "min underestimate"),
-                   rounds(extremum(u, "max", ctx), "31.3%", "max underestimate")])
+    return all_of([rounds(extremum(u, "min", ctx), PRINTED["under_min"], "min underestimate"),
+                   rounds(extremum(u, "max", ctx), PRINTED["under_max"], "max underestimate")])
 
 
 @claim(id="001.prop3.2.strict-gap.box", paper="001", source="Prop. 3.2 (Table 3 channel)",
