@@ -164,8 +164,9 @@ class ExpansionReport:
             c = self.certified
             lines.append(f"  certified: |f - S_K| <= {c.constant:.6g} * {x}^({c.order}) for {x} in "
                          f"[{c.x0:g}, {c.x1:g}] ({c.boxes} boxes){'; ' + c.note if c.note else ''}")
-        lines.append(f"  remainder fitted slope {self.last_slope if self.last_slope is None else round(self.last_slope, 4)}"
-                     f" on {x} in [{self.grid[0]:g}, {self.grid[1]:g}] at {self.dps} digits")
+        slope = "-" if self.last_slope is None else f"{self.last_slope:.4f}"
+        lines.append(f"  remainder fitted slope {slope} on the half of {x} in [{self.grid[0]:g}, "
+                     f"{self.grid[1]:g}] nearest the limit, at {self.dps} digits")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -338,13 +339,17 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
     if symbolic:
         has_logs = any(t.log_power for t in terms)
         last = terms[-1].exponent if order_r is None else order_r
-        if has_logs:
+        if not has_logs:
+            try:
+                true_series = derived_expansion(f_sym, var, at_infinity, last, inverse)
+            except (ValueError, TypeError, NotImplementedError) as exc:
+                notes.append(f"series expansion failed ({exc}); coefficients by successive limits")
+        if true_series is None:
             if inverse is not None:
-                notes.append("log terms in a reversion: symbolic coefficients not computed")
+                notes.append("symbolic coefficients of this reversion not computed")
             else:
                 derived = coefficient_by_limits(f_sym, var, at_s, terms)
         else:
-            true_series = derived_expansion(f_sym, var, at_infinity, last, inverse)
             z_exp = (lambda e: -e) if at_infinity else (lambda e: e)
             derived = [sp.simplify(true_series.coefficient(z_exp(t.exponent))) for t in terms]
             claimed_exps = {t.exponent for t in terms}
@@ -377,7 +382,10 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
         fn = numeric_function(f_sym if f_sym is not None else f, var, inverse, dps, guess)
         xs = [mp.mpf(lo) * (mp.mpf(hi) / lo) ** (mp.mpf(i) / (points - 1)) for i in range(points)]
         fx = [fn(x) for x in xs]
-        slopes, zero_after = [], []
+        # a remainder below 10^-(dps-10) |f| is rounding noise at this precision, not a value
+        noise = [mp.mpf(10) ** (-(dps - 10)) * max(1, abs(v)) for v in fx]
+        near = slice(points // 2, points) if at_infinity else slice(0, (points + 1) // 2)
+        slopes, zero_after, near_slope = [], [], None
         partial = [mp.mpf(0)] * points
         for t in terms:
             c = mp.mpf(sp.N(t.coefficient, dps + 5)) if t.coefficient.is_number else None
@@ -385,9 +393,10 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
                 raise InvalidParameter("claimed", sp.sstr(t.coefficient), "numeric coefficients")
             partial = [p + c * mp.power(x, mp.mpf(t.exponent.p) / t.exponent.q) * mp.log(x) ** t.log_power
                        for p, x in zip(partial, xs)]
-            rem = [a - b for a, b in zip(fx, partial)]
+            rem = [a - b if abs(a - b) > eps else 0 for a, b, eps in zip(fx, partial, noise)]
             zero_after.append(all(r == 0 for r in rem))
             slopes.append(fitted_slope(xs, rem))
+        near_slope = fitted_slope(xs[near], rem[near])
     num_verdicts, expected = [], []
     for j, t in enumerate(terms):
         nxt = terms[j + 1].exponent if j + 1 < len(terms) else order_r
@@ -401,14 +410,17 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
         gap = (abs(float(nxt) - e) if nxt is not None else 1.0) / 2
         faster = (s < e - gap) if at_infinity else (s > e + gap)
         num_verdicts.append("confirmed" if faster else "refuted")
-    last_slope = slopes[-1]
+    last_slope = near_slope
     if zero_after[-1]:
-        notes.append(f"f - S_K is zero at every grid point at {dps} digits")
+        notes.append(f"f - S_K is below the rounding level at every grid point at {dps} digits")
     if order_r is not None and last_slope is not None:
-        ok = (last_slope <= float(order_r) + 0.25) if at_infinity else (last_slope >= float(order_r) - 0.25)
+        # the local slope over the decade nearest the limit: the next-order corrections of a
+        # pure power move it by much less than 0.1 there; a log factor moves it by
+        # 1/|log x| >= 0.13 on the default grids, so 0.1 separates O(x^p) from O(x^p log x)
+        ok = (last_slope <= float(order_r) + 0.1) if at_infinity else (last_slope >= float(order_r) - 0.1)
         if not ok:
-            notes.append(f"remainder slope {last_slope:.3f} is not the claimed order {order_r} "
-                         f"(tolerance 0.25: a fitted slope over two decades)")
+            notes.append(f"remainder slope {last_slope:.3f} near the limit is not the claimed order {order_r} "
+                         f"(tolerance 0.1)")
             num_verdicts[-1] = "refuted" if num_verdicts[-1] == "confirmed" else num_verdicts[-1]
 
     # ---- certified bound on a finite range

@@ -129,3 +129,13 @@ def test_cli_confirms_and_refutes(capsys):
     assert main(["check-expansion", "x", "--function", "exp(x) - 1", "--at", "0", "--format", "latex",
                  "--no-certify"]) == 0
     assert r"\begin{tabular}" in capsys.readouterr().out
+
+
+def test_a_hidden_log_factor_breaks_the_claimed_order():
+    # coefficients right, but the remainder is x^(3/2) log x, not O(x^(3/2))
+    rep = check_expansion("sqrt(x) + x + x**(3/2)*log(x)", "x**(1/2) + x", "x", at=0, order="3/2", certify=False)
+    assert [r.symbolic for r in rep.terms] == ["confirmed", "confirmed"]
+    assert rep.verdict == "refuted" and any("near the limit" in n for n in rep.notes)
+    full = check_expansion("sqrt(x) + x + x**(3/2)*log(x)", "x**(1/2) + x + x**(3/2)*log(x)", "x", at=0,
+                           order="3/2", certify=False)
+    assert full.verdict == "confirmed"
