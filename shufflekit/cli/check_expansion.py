@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--certify-range", nargs=2, metavar=("X0", "X1"),
                    help="finite range of the certified remainder bound (default: first decade of the grid)")
     p.add_argument("--no-certify", action="store_true", help="skip the certified remainder bound")
-    p.add_argument("--budget", type=int, default=20000, help="box budget of the certified bound")
+    p.add_argument("--budget", type=int, default=10000, help="box budget of each certified extremum (default 10000)")
     p.add_argument("--format", default="text", choices=["text", "json", "latex"])
 
 

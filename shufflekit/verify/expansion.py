@@ -156,7 +156,7 @@ class ExpansionReport:
                          "-" if r.slope is None else f"{r.slope:.4f}",
                          "-" if r.expected_slope is None else f"{r.expected_slope:g}", r.numeric))
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        lines = [head] + ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
+        lines = [head] + ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
         for t in self.missing:
             lines.append(f"  missing term: {sp.sstr(t.coefficient)}*{t.label(x)} (in the derived expansion, "
                          f"not in the claim)")
@@ -278,7 +278,7 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
                     of: sp.Symbol | str | None = None, quantity: sp.Expr | str | None = None,
                     dps: int = 50, grid: tuple[float, float] | None = None, points: int = 8,
                     certify_range: tuple[Any, Any] | None = None, certify: bool = True,
-                    budget: int = 20000) -> ExpansionReport:
+                    budget: int = 10000) -> ExpansionReport:
     r"""Check ``claimed`` as the expansion of ``f`` as ``var -> at`` (``oo`` or ``0``).
 
     ``f``: a sympy expression (or string) in ``var``, or an mpmath-evaluable callable (numeric
