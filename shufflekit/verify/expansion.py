@@ -518,5 +518,6 @@ def certified_bound(f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps,
         raise InvalidParameter("certify_range", (str(x0), str(x1)), "a range where f - S_K is finite")
     c = max(float(hi.hi.upper()), float(-lo.lo.lower()))
     c = math.nextafter(c, math.inf)          # the float of the arb upper end, rounded outward
-    state = "" if (hi.converged and lo.converged) else "enclosure not at tolerance (budget); C is still an upper bound"
+    state = "" if (hi.converged and lo.converged) else \
+        "enclosure not at tolerance (budget); C is still an upper bound"
     return CertifiedBound(c, p, float(x0), float(x1), hi.boxes + lo.boxes, "; ".join(x for x in (note, state) if x))

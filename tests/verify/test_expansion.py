@@ -81,7 +81,8 @@ def test_certified_bound_holds_at_sample_points():
     with mp.workdps(40):
         for chi in (20, 27, 33.5, 47, 60):
             chi = mp.mpf(chi)
-            rem = chi ** 2 + mp.sqrt(4 * chi ** 2 + 1) / 2 - mp.mpf(1) / 2 - (chi ** 2 + chi - mp.mpf(1) / 2 + 1 / (8 * chi))
+            exact = chi ** 2 + mp.sqrt(4 * chi ** 2 + 1) / 2 - mp.mpf(1) / 2
+            rem = exact - (chi ** 2 + chi - mp.mpf(1) / 2 + 1 / (8 * chi))
             assert abs(rem) <= c.constant * chi ** -3
     # the true constant is 1/128 (next term -chi^-3/128); C stops within 1% of the maximum
     assert 1 / 128 <= c.constant < 1.02 / 128

@@ -25,8 +25,8 @@ from shufflekit.symbolic import hcr as H
 from shufflekit.symbolic import privunit as PU
 from shufflekit.symbolic import randomized_response as RR
 from shufflekit.symbolic.series import Series
-from shufflekit.verify.box import (all_of, check_positive_beyond_root, arb_function, arb_gradient, check_expr_on_box, enclose_extremum,
-                                   enclosure_rounds_to)
+from shufflekit.verify.box import (all_of, arb_function, arb_gradient, check_expr_on_box,
+                                   check_positive_beyond_root, enclose_extremum, enclosure_rounds_to)
 from shufflekit.verify.claims import CheckContext, Outcome, claim, confirmed, imprecise, refuted
 
 W0 = ("7/10", "1/5", "1/10")      # the three-symbol channel of seed 001, Sec. 8.3
@@ -39,6 +39,11 @@ PRINTED = {"I_min": "1.47", "I_max": "2.30", "I_factor": "1.56", "under_min": "6
 def budget(ctx: CheckContext, full: int) -> int:
     """Box budget: the quick profile allows a quarter of the full one."""
     return max(full // 4, 200) if ctx.quick else full
+
+
+def bits(ctx: CheckContext) -> int:
+    """Ball working precision from ``ctx.dps`` (decimal digits; 3.33 bits each, at least 64)."""
+    return max(64, int(ctx.dps * 3.33) + 1)
 
 
 def truncated_sum(series: Series, n_terms: int) -> sp.Expr:
@@ -60,7 +65,7 @@ def _bmg_chi_order(ctx):
     # (ii) the sandwich chi_lo^2 <= chi_up^2 <= 1/Var_0 (reference x = 0) is non-empty on the box
     gap = sp.factor(H.bmg_bound().result - B.chi_lo().result)      # exact algebra, then the box
     box = check_expr_on_box(gap, {B.gamma: ("0.05", "0.99"), B.sigma0: ("0.5", "20")}, strict=True,
-                            what="1/Var_0 - chi_lo^2", budget=budget(ctx, 20000), centered=True)
+                            what="1/Var_0 - chi_lo^2", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
     if box.verdict != "confirmed":
         return box
     return confirmed(f"R_x/R_BG - gamma = {sp.sstr(excess)} > 0 gives chi_up >= chi_lo for every "
@@ -76,7 +81,8 @@ def _dlog_sign(ctx):
     odd = sp.simplify(dlog.subs(tau, -tau) + dlog)
     if odd != 0:
         return refuted(f"d/dtau log C is not odd: dlog(-tau) + dlog(tau) = {sp.sstr(odd)}")
-    out = check_positive_beyond_root(dlog, tau, 0, 1, 20, what="d/dtau log C", budget=budget(ctx, 20000))
+    out = check_positive_beyond_root(dlog, tau, 0, 1, 20, what="d/dtau log C", budget=budget(ctx, 20000),
+                                     prec=bits(ctx))
     return Outcome(out.verdict, out.evidence + "; dlog(-tau) = -dlog(tau) (exact) gives the sign on [-20, 0)",
                    out.values)
 
@@ -87,7 +93,7 @@ def _dlog_sign(ctx):
 def _chua_monotone(ctx):
     V = GL.variance().result
     return check_expr_on_box(-sp.diff(V, GL.sigma0), {GL.sigma0: ("0.5", "20")}, strict=True,
-                             what="-dV/dsigma0", budget=budget(ctx, 20000), centered=True)
+                             what="-dV/dsigma0", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
 
 
 @claim(id="000.prop4.2.inverse-truncation.box", paper="000",
@@ -100,8 +106,11 @@ def _chua_truncation(ctx):
     s2, s3 = truncated_sum(ser, 2), truncated_sum(ser, 3)
     rng = {GL.sigma0: (1, 20)}
     b = budget(ctx, 20000)
-    return all_of([check_expr_on_box(1 / V - s2, rng, strict=True, what="chi^2 - S_2", budget=b, centered=True),
-                   check_expr_on_box(s3 - 1 / V, rng, strict=True, what="S_3 - chi^2", budget=b, centered=True)],
+    p = bits(ctx)
+    return all_of([check_expr_on_box(1 / V - s2, rng, strict=True, what="chi^2 - S_2", budget=b, prec=p,
+                                     centered=True),
+                   check_expr_on_box(s3 - 1 / V, rng, strict=True, what="S_3 - chi^2", budget=b, prec=p,
+                                     centered=True)],
                   f"S_2 = {sp.sstr(s2)}, S_3 = {sp.sstr(s3)}")
 
 
@@ -111,9 +120,9 @@ def _chua_truncation(ctx):
 def _u_small(ctx):
     u = B.err_expansion(3).steps[1][1]
     b = budget(ctx, 20000)
-    return all_of([check_positive_beyond_root(u, B.chi, 1, 2, 10 ** 6, what="u", budget=b),
+    return all_of([check_positive_beyond_root(u, B.chi, 1, 2, 10 ** 6, what="u", budget=b, prec=bits(ctx)),
                    check_expr_on_box(sp.Rational(1, 2) - u, {B.chi: (1, 10 ** 6)}, strict=True, what="1/2 - u",
-                                     budget=b, centered=True)], f"u = {sp.sstr(u)}")
+                                     budget=b, prec=bits(ctx), centered=True)], f"u = {sp.sstr(u)}")
 
 
 @claim(id="000.eqA.1.mills-truncation.box", paper="000", source="eq. (mills) (refinement)",
@@ -126,9 +135,10 @@ def _mills_truncation(ctx):
     nxt = truncated_sum(ser, 3) - truncated_sum(ser, 2)
     rng = {t: (1, 8)}
     b = budget(ctx, 20000)
-    return all_of([check_expr_on_box(rem, rng, strict=True, what="M - S_2", budget=b, centered=True),
+    return all_of([check_expr_on_box(rem, rng, strict=True, what="M - S_2", budget=b, prec=bits(ctx),
+                                     centered=True),
                    check_expr_on_box(nxt - rem, rng, strict=True, what="next term - (M - S_2)", budget=b,
-                                     centered=True)], f"next term {sp.sstr(nxt)}")
+                                     prec=bits(ctx), centered=True)], f"next term {sp.sstr(nxt)}")
 
 
 @claim(id="000.prop3.6.rr-truncation.box", paper="000", source="Prop. 3.6 (refinement)",
@@ -143,8 +153,10 @@ def _rr_truncation(ctx):
     nxt = truncated_sum(ser, 4) - truncated_sum(ser, 3)
     rng = {big: (sp.Rational(1, 10), 100)}
     b = budget(ctx, 20000)
-    return all_of([check_expr_on_box(rem, rng, strict=True, what="Err - S_3", budget=b, centered=True),
-                   check_expr_on_box(nxt - rem, rng, what="next term - (Err - S_3)", budget=b, centered=True)],
+    p = bits(ctx)
+    return all_of([check_expr_on_box(rem, rng, strict=True, what="Err - S_3", budget=b, prec=p, centered=True),
+                   check_expr_on_box(nxt - rem, rng, what="next term - (Err - S_3)", budget=b, prec=p,
+                                     centered=True)],
                   f"next term {sp.sstr(nxt)}")
 
 
@@ -155,7 +167,8 @@ def _rr_chi_order(ctx):
     ex = RR.basics().extras
     t = RR.basics().variables[0]
     return check_positive_beyond_root(ex["chi_up2"] - ex["chi_lo2"], t, 1, sp.Rational(1, 2),
-                                      sp.Rational(1, 1000), what="chi_up^2 - chi_lo^2", budget=budget(ctx, 20000))
+                                      sp.Rational(1, 1000), what="chi_up^2 - chi_lo^2",
+                                      budget=budget(ctx, 20000), prec=bits(ctx))
 
 
 # ============================================================ seed 001 (Shvets)
@@ -173,7 +186,7 @@ def extremum(expr: sp.Expr, kind: str, ctx: CheckContext):
     f = arb_function(expr, [F.pi])
     g = arb_gradient(expr, [F.pi])
     return enclose_extremum(f, {"pi": PI_RANGE}, kind=kind, tol=1e-9, gradient=g,
-                            budget=budget(ctx, 20000))
+                            budget=budget(ctx, 20000), prec=bits(ctx))
 
 
 def rounds(ext, printed: str, what: str) -> Outcome:
@@ -220,7 +233,7 @@ def _underestimate(ctx):
        statement=r"I_\pi > I^{\mathrm{mix}}_\pi \text{ on } [0.01, 0.99]", section="Sec. 3")
 def _strict_gap(ctx):
     return check_expr_on_box(fisher_expr() - mixture_expr(), {F.pi: ("0.01", "0.99")}, strict=True,
-                             what="I_pi - I_mix", budget=budget(ctx, 20000), centered=True)
+                             what="I_pi - I_mix", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
 
 
 @claim(id="001.prop3.4.convex.box", paper="001", source="Prop. 3.4 (Table 3 channel)",
@@ -228,4 +241,4 @@ def _strict_gap(ctx):
 def _convex(ctx):
     second = sp.diff(fisher_expr(), F.pi, 2)
     return check_expr_on_box(second, {F.pi: (0, 1)}, strict=True, what="d^2 I_pi / d pi^2",
-                             budget=budget(ctx, 20000), centered=True)
+                             budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
