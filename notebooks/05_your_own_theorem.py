@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -101,3 +103,45 @@ ax.semilogy(ps, up, "--", label=r"$\chi_{\mathrm{up}}$")
 ax.set_xlabel("$p$")
 ax.legend()
 save(fig, "own_theorem_indices")
+
+# %% [markdown]
+# ## A claim over a whole range, proved on boxes
+# Hypothesis finds counterexamples fast, but a passing property is only a sample.  To
+# *prove* a statement over a range, state it as $f \ge 0$ (or $> 0$) on a parameter box:
+# the box check evaluates $f$ on the box in ball arithmetic, accepts the box when the lower
+# end is positive, reports a certified counterexample when a midpoint value is negative, and
+# otherwise bisects.  Here: $\chi_{\mathrm{up}}^2 - \chi_{\mathrm{lo}}^2 > 0$ for the
+# three-output mechanism over a range of $p$, with the indices in closed form.  The
+# parametrisation $p = \tfrac13 + \tfrac23\,u/(1+u)$, $u > 0$, keeps $p$ in $(1/3, 1)$ so the
+# exact comparisons inside the mechanism can be decided; $u \in [0.1, 50]$ is
+# $p \in [0.394, 0.987]$.
+
+# %%
+from shufflekit.verify.box import check_expr_on_box
+
+u = sp.Symbol("u", positive=True)
+m_sym = three_output_rr(sp.Rational(1, 3) + sp.Rational(2, 3) * u / (1 + u))
+lo2, up2 = sp.simplify(m_sym.chi_lo().value ** 2), sp.simplify(m_sym.chi_up().value ** 2)
+print("chi_lo^2 =", lo2, "   chi_up^2 =", up2)
+print(check_expr_on_box(up2 - lo2, {u: ("0.1", "50")}, strict=True, centered=True,
+                        what="chi_up^2 - chi_lo^2").evidence)
+# a false variant: chi_lo^2 >= 1 on the same range comes back with a certified counterexample
+print(check_expr_on_box(lo2 - 1, {u: ("0.1", "50")}, what="chi_lo^2 - 1").evidence)
+
+# %% [markdown]
+# ## Your own expansion
+# `check_expansion` (and `shufflekit check-expansion` on the command line) checks a claimed
+# asymptotic expansion term by term: each coefficient against our own series (when the
+# function is symbolic), the fitted decay of every remainder at high precision, and a
+# certified bound $|f - S_K| \le C x^{p}$ on a finite range.  A reversion is given by the
+# relation that defines it: here $\sigma_0^2$ as a function of $\chi = V(\sigma_0)^{-1/2}$
+# (the Gaussian local randomizer, seed 000 Prop. 4.2).  One claimed coefficient is wrong.
+
+# %%
+from shufflekit.verify.expansion import check_expansion
+
+V_text = "exp(4/sigma0**2) - 2*exp(2/sigma0**2) + exp(sigma0**(-2))"
+for claimed in ("chi**2 + 9/2 - 145/12*chi**-2", "chi**2 + 9/2 - 143/12*chi**-2"):
+    rep = check_expansion(None, claimed, "chi", at="oo", inverse_of=f"({V_text})**(-1/2)", of="sigma0",
+                          quantity="sigma0**2", dps=40, certify=not QUICK, certify_range=(5, 20))
+    print(rep.table(), "\n")

@@ -1,4 +1,5 @@
-"""Command line: ``shufflekit verify | mechanism | latex | series | profile | histogram | design | compose``.
+"""Command line: ``shufflekit verify | mechanism | latex | series | profile | histogram | design |
+compose | sweep | check-expansion``.
 
 Bad input prints one clean line on stderr and exits with status 2; a bound that cannot be
 certified exits with status 3.
@@ -10,14 +11,15 @@ import sys
 from typing import Sequence
 
 from shufflekit import __version__
-from shufflekit.cli import (compose, design, histogram, latex, mechanism, profile, series, sweep,
-                            verify)
+from shufflekit.cli import (check_expansion, compose, design, histogram, latex, mechanism, profile,
+                            series, sweep, verify)
 from shufflekit.errors import CannotCertify
 
 EXIT_BAD_INPUT = 2
 EXIT_CANNOT_CERTIFY = 3
 
-COMMANDS = (verify, mechanism, latex, series, profile, histogram, design, compose, sweep)
+COMMANDS = (verify, mechanism, latex, series, profile, histogram, design, compose, sweep,
+            check_expansion)
 
 
 def build_parser() -> argparse.ArgumentParser:
