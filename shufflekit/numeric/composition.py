@@ -185,6 +185,7 @@ def twiddles(N: int) -> tuple[np.ndarray, np.ndarray]:
     finally:
         ctx.prec = old
     if N < 8:
+        c1.flags.writeable = s1.flags.writeable = False
         return c1, s1
     cos, sin = np.empty(half), np.empty(half)
     cos[:m + 1], sin[:m + 1] = c1, s1
@@ -192,6 +193,7 @@ def twiddles(N: int) -> tuple[np.ndarray, np.ndarray]:
     cos[j], sin[j] = s1[q - j], c1[q - j]
     j = np.arange(q + 1, half)             # pi/2 < theta < pi
     cos[j], sin[j] = -sin[j - q], cos[j - q]
+    cos.flags.writeable = sin.flags.writeable = False     # shared by the cache
     return cos, sin
 
 
