@@ -10,6 +10,9 @@ prints and returns an :class:`~shufflekit.verify.claims.Outcome`.
                                 order (fitted log-log slope on a geometric grid).
 * :func:`sandwich`           -- lower <= exact <= upper on every point.
 * :func:`inequality_holds`   -- a property holds on every listed example.
+* :func:`series_coefficients` -- coefficients of a derived series equal the printed ones.
+* :func:`all_confirmed`      -- several sub-checks, confirmed only when each one is.
+* :func:`joined`             -- two sub-checks in sequence (the first failure wins).
 * :func:`property_holds`     -- a property holds on examples drawn by hypothesis
                                 (derandomised unless ``ctx.thorough``; the failing
                                 example is shrunk and reported).
@@ -220,3 +223,34 @@ def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str
         ex = failing[-1]
         return refuted(f"{what}: counterexample {ex!r}", counterexample=repr(ex), checked=len(seen))
     return confirmed(f"{what}: holds on {len(seen)} hypothesis examples", checked=len(seen))
+
+
+def series_coefficients(series, exps: Sequence[Any], printed: Sequence[Any], what: str) -> Outcome:
+    """Confirm that the coefficients of ``series`` at the exponents ``exps`` equal ``printed``.
+
+    ``series`` is a :class:`~shufflekit.symbolic.series.Series` (``coefficient_in(e)``).
+    """
+    derived = [sp.simplify(series.coefficient_in(e)) for e in exps]
+    bad = [e for e, dv, pv in zip(exps, derived, printed) if sp.simplify(dv - pv) != 0]
+    if bad:
+        return refuted(f"{what}: derived coefficients {derived} differ from printed {list(printed)} "
+                       f"at exponents {bad}", derived=[str(v) for v in derived],
+                       printed=[str(v) for v in printed])
+    return confirmed(f"{what}: derived coefficients {derived} equal the printed ones",
+                     derived=[str(v) for v in derived])
+
+
+def all_confirmed(outcomes: Iterable[Outcome], what: str) -> Outcome:
+    """The first sub-check that is not confirmed, or one confirmation naming them all."""
+    outcomes = list(outcomes)
+    bad = [o for o in outcomes if o.verdict != "confirmed"]
+    if bad:
+        return bad[0]
+    return confirmed(f"{what}: all {len(outcomes)} sub-checks confirmed")
+
+
+def joined(first: Outcome, second: Outcome) -> Outcome:
+    """Confirmed when both are (evidence and values merged); else the first failure."""
+    if first.verdict == "confirmed" and second.verdict == "confirmed":
+        return confirmed(first.evidence + "; " + second.evidence, **{**first.values, **second.values})
+    return second if first.verdict == "confirmed" else first

@@ -234,14 +234,16 @@ def claim(*, id: str, paper: str, source: str, statement: str,
 
 
 def load_catalog() -> Registry:
-    """Import every module of :mod:`shufflekit.verify.catalog` (registering claims)."""
+    """Import every module of :mod:`shufflekit.verify.catalog` and its subpackages
+    (recursively, in name order), which registers their claims."""
     import importlib
     import pkgutil
 
     from shufflekit.verify import catalog
 
-    for info in sorted(pkgutil.iter_modules(catalog.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{catalog.__name__}.{info.name}")
+    for info in sorted(pkgutil.walk_packages(catalog.__path__, prefix=f"{catalog.__name__}."),
+                       key=lambda m: m.name):
+        importlib.import_module(info.name)
     return REGISTRY
 
 
@@ -256,13 +258,3 @@ def load_plugin(path: str) -> None:
     spec = importlib.util.spec_from_file_location(f"shufflekit_plugin_{file.stem}", file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-
-
-def run(pattern: str | None = None, *, quick: bool = True, thorough: bool = False,
-        progress: bool = False) -> list["Result"]:
-    """Run the registered claims matching ``pattern`` (the catalog plus your own)."""
-    from shufflekit.verify.runner import run_claims
-
-    load_catalog()
-    return run_claims(REGISTRY.select(pattern), CheckContext(quick=quick, thorough=thorough),
-                      progress=progress)

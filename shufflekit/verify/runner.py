@@ -7,7 +7,7 @@ from typing import Iterable
 
 from tqdm import tqdm
 
-from shufflekit.verify.claims import VERDICTS, CheckContext, Claim, Result
+from shufflekit.verify.claims import REGISTRY, VERDICTS, CheckContext, Claim, Result, load_catalog
 
 
 def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
@@ -34,3 +34,11 @@ def summarise(results: list[Result]) -> dict:
         "seconds": round(sum(r.seconds for r in results), 3),
         "ok": not regressions,
     }
+
+
+def run(pattern: str | None = None, *, quick: bool = True, thorough: bool = False,
+        dps: int = 50, progress: bool = False) -> list[Result]:
+    """Run the registered claims matching ``pattern`` (the catalog plus your own)."""
+    load_catalog()
+    return run_claims(REGISTRY.select(pattern), CheckContext(quick=quick, thorough=thorough, dps=dps),
+                      progress=progress)

@@ -17,11 +17,13 @@ PAPER = "000"
 
 
 # ----------------------------------------------------------------------------- Prop 3.1
+
+
 @claim(id="000.num.prop-gm-high-privacy", paper=PAPER, source="Prop. gausshighprivacy (Sec. 3.1; App. A.1)",
        statement=r"\delta_{\mathsf{GM}(\sigma)}(\varepsilon_n) = f_{n,\varepsilon_n}(\sigma)(1+o(1)),"
                  r"\ \varepsilon_n = c\sqrt{\log n/n}/\sigma",
        expected="confirmed", section="Sec. 3.1")
-def _gm_high_privacy(ctx: CheckContext):
+def check_000_num_prop_gm_high_privacy(ctx: CheckContext):
     from shufflekit.numeric.bmg_design import gm_template_ratio
 
     ns = [1e4, 1e8, 1e16, 1e32, 1e64] if ctx.quick else [1e4, 1e8, 1e16, 1e32, 1e64, 1e128, 1e256]
@@ -41,11 +43,13 @@ def _gm_high_privacy(ctx: CheckContext):
 
 
 # ----------------------------------------------------------------------------- Thm 3.2 / correspondence
+
+
 @claim(id="000.num.correspondence-bmg", paper=PAPER, source="Thm (Gaussian limit correspondence), Lemma (profile bounds), Sec. 3.1",
        statement=r"\delta_{\mathsf{BMG}}(\varepsilon_n)/f_{n,\varepsilon_n}(\chi_{lo}) \to 1"
                  r"\text{ and }\delta_{\mathsf{BMG}}(\varepsilon_n)/\delta_{\mathsf{GM}(\chi_{lo})}(\varepsilon_n)\to 1",
        expected="confirmed", section="Sec. 3.1")
-def _correspondence(ctx: CheckContext):
+def check_000_num_correspondence_bmg(ctx: CheckContext):
     from shufflekit.numeric.bmg_design import correspondence
 
     ns = [10 ** 2, 10 ** 3, 10 ** 4, 10 ** 5] if ctx.quick else [10 ** 2, 10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6]
@@ -66,11 +70,13 @@ def _correspondence(ctx: CheckContext):
 
 
 # ----------------------------------------------------------------------------- Sec. 4.2 optimum
+
+
 @claim(id="000.num.sec4.2-numeric-optimum", paper=PAPER, source="Sec. 4.2, Thm 4.1 (App. A.6)",
        statement=r"\min_\gamma \mathsf{Err}_1/(d\chi^2) = 1 + \tfrac32\chi^{-2/3} + O(\chi^{-4/3}),"
                  r"\ 1-\gamma^\star \sim \chi^{-2/3}",
        expected="confirmed", section="Sec. 4.2")
-def _numeric_optimum(ctx: CheckContext):
+def check_000_num_sec4_2_numeric_optimum(ctx: CheckContext):
     from shufflekit.numeric.bmg_design import optimal_gamma_for_chi
 
     grid = [1e2, 1e3, 1e4, 1e5, 1e6] if ctx.quick else [1e2, 3e2, 1e3, 3e3, 1e4, 3e4, 1e5, 1e6]
@@ -84,6 +90,8 @@ def _numeric_optimum(ctx: CheckContext):
 
 
 # ----------------------------------------------------------------------------- Sec. 4.3 chi_up vs chi_lo
+
+
 def chi_up_bmg(gamma: float, sigma0: float, grid: int = 11) -> float:
     r""":math:`\chi_{up}(\mathsf{BMG})` by quadrature: :math:`1/\sup\sqrt{\mathrm{Var}_{R_x}[\ell_0(Y; x_1, \perp, R_x)]}`
     over zero-out pairs :math:`(x_1, \perp)` and references :math:`x` on the line through :math:`x_1`
@@ -115,7 +123,7 @@ def chi_up_bmg(gamma: float, sigma0: float, grid: int = 11) -> float:
        statement=r"\chi_{up}(\mathsf{BMG}) > \chi_{lo}(\mathsf{BMG}),\ \chi_{up}/\chi_{lo}\to 1"
                  r"\text{ as }\chi_{lo}\to\infty",
        expected="confirmed", section="Sec. 4.3")
-def _chi_up_vs_lo(ctx: CheckContext):
+def check_000_num_chi_up_vs_lo_bmg(ctx: CheckContext):
     from shufflekit.numeric.bmg_design import optimal_gamma_for_chi
 
     chis = [10.0, 100.0, 1000.0] if ctx.quick else [10.0, 30.0, 100.0, 300.0, 1000.0]
@@ -133,11 +141,13 @@ def _chi_up_vs_lo(ctx: CheckContext):
 
 
 # ----------------------------------------------------------------------------- Figure 1
+
+
 @claim(id="000.num.fig1-bmg-approaches-gm", paper=PAPER, source="Fig. 1, Sec. 5",
        statement=r"(n,\delta)=(10^4,10^{-5}):\ \mathrm{RMSE}_{\mathsf{BMG}}(\varepsilon)/"
                  r"\mathrm{RMSE}_{\mathsf{GM}}(\varepsilon)\to 1\text{ for small }\varepsilon",
        expected="confirmed", section="Sec. 5")
-def _fig1(ctx: CheckContext):
+def check_000_num_fig1_bmg_approaches_gm(ctx: CheckContext):
     from shufflekit.numeric.bmg_design import design_for_privacy
 
     eps_grid = [1e-2, 1e-3] if ctx.quick else [3e-2, 1e-2, 3e-3, 1e-3, 3e-4]
@@ -154,11 +164,13 @@ def _fig1(ctx: CheckContext):
 
 
 # ----------------------------------------------------------------------------- Figure 2
+
+
 @claim(id="000.num.fig2-profile-matches-gm", paper=PAPER, source="Fig. 2, Sec. 5",
        statement=r"(n,\mathrm{RMSE})=(10^3,3.16):\ \delta_{\mathsf{BMG}}(\varepsilon)\approx"
                  r"\delta_{\mathsf{GM}}(\varepsilon)\text{ in the practical range of }\varepsilon",
        expected="confirmed", section="Sec. 5")
-def _fig2(ctx: CheckContext):
+def check_000_num_fig2_profile_matches_gm(ctx: CheckContext):
     from shufflekit.numeric import gaussian
     from shufflekit.numeric.bmg_design import _bmg_epsilon, design_by_index_for_rmse
 
@@ -178,11 +190,13 @@ def _fig2(ctx: CheckContext):
 
 
 # ----------------------------------------------------------------------------- Figure 3
+
+
 @claim(id="000.num.fig3-calibration", paper=PAPER, source="Fig. 3 caption, Sec. 5",
        statement=r"(\gamma,\sigma_0)=(0.95,4.6)\text{ is the design calibrated at }n=10^3"
                  r"\text{ for RMSE }3.16\text{ at }\delta=10^{-5}",
        expected="confirmed", section="Sec. 5")
-def _fig3_calibration(ctx: CheckContext):
+def check_000_num_fig3_calibration(ctx: CheckContext):
     from shufflekit.numeric.bmg_design import design_by_index_for_rmse
 
     des = design_by_index_for_rmse(10 ** 3, 3.16, d=1)
@@ -198,7 +212,7 @@ def _fig3_calibration(ctx: CheckContext):
 @claim(id="000.num.fig3-printed-params-rmse", paper=PAPER, source="Fig. 3 caption, Sec. 5",
        statement=r"\mathsf{BMG}(0.95,4.6)\text{ attains RMSE }3.16\text{ at }n=10^3",
        expected="imprecise", section="Sec. 5")
-def _fig3_rmse(ctx: CheckContext):
+def check_000_num_fig3_printed_params_rmse(ctx: CheckContext):
     from shufflekit.numeric.bmg_design import design_for_accuracy, rmse
 
     r1 = rmse(0.95, 4.6, 10 ** 3, 1)
@@ -221,7 +235,7 @@ def _fig3_rmse(ctx: CheckContext):
        statement=r"\mathsf{BMG}(0.95,4.6):\ \mathrm{RMSE}_{\mathsf{BMG}}\approx\mathrm{RMSE}_{\mathsf{GM}}"
                  r"\text{ at }(\varepsilon_n,10^{-5}),\ n\in\{10^2,10^3,10^4\};\text{ strong already at }n=10^2",
        expected="confirmed", section="Sec. 5")
-def _fig3_n(ctx: CheckContext):
+def check_000_num_fig3_agreement_at_n100(ctx: CheckContext):
     from shufflekit.numeric import gaussian
     from shufflekit.numeric.bmg_design import _bmg_epsilon, rmse
 

@@ -1,0 +1,103 @@
+r"""Seed 001, Sec. 8.3: the ranges printed after Table 3 and the binary-output formula."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+
+from shufflekit.symbolic import fixed_composition as F
+from shufflekit.verify import checks
+from shufflekit.verify.catalog.seed001.printed import (BINARY_FORMULA, I_FACTOR, I_RANGE, TABLE3,
+                                                     TABLE3_ROWS_RANGE, UNDERESTIMATE_RANGE)
+from shufflekit.verify.catalog.seed001.running_example import (
+    composition_k,
+    fisher_at,
+    fisher_derivation,
+    mixture_fisher_at,
+    mixture_fisher_derivation,
+    shuffled_pair_at,
+)
+from shufflekit.verify.claims import claim, confirmed, imprecise, refuted
+
+
+@lru_cache(maxsize=None)
+def _range_scan():
+    f = sp.lambdify(F.pi, fisher_derivation().result)
+    g = sp.lambdify(F.pi, mixture_fisher_derivation().result)
+    grid = np.linspace(0.05, 0.95, 9001)
+    vals, mix = f(grid), g(grid)
+    ue = 1 - mix / vals
+    return float(vals.min()), float(vals.max()), float(ue.min()), float(ue.max())
+
+
+@claim(id="001.sec8.3.I-range", paper="001", source="Sec. 8.3, after Table 3",
+       statement=r"I_\pi \in [1.47, 2.30] \text{ for } \pi\in[0.05,0.95]", section="Sec. 8.3")
+def check_001_sec8_3_I_range(ctx):
+    lo, hi, _, _ = _range_scan()
+    return checks.all_confirmed([checks.printed_digits(lo, I_RANGE[0], what="min I_pi"), checks.printed_digits(hi, I_RANGE[1], what="max I_pi")],
+                f"range [{lo:.5f}, {hi:.5f}]")
+
+
+@claim(id="001.sec8.3.I-factor", paper="001", source="Sec. 8.3, after Table 3",
+       statement=r"\max I_\pi/\min I_\pi = 1.56", section="Sec. 8.3")
+def check_001_sec8_3_I_factor(ctx):
+    lo, hi, _, _ = _range_scan()
+    return checks.printed_digits(hi / lo, I_FACTOR, what="max/min of I_pi on [0.05, 0.95]")
+
+
+@claim(id="001.sec8.3.underestimate-range", paper="001", source="Sec. 8.3, after Table 3",
+       statement=r"1 - I^{\mathrm{mix}}_\pi/I_\pi \in [6.5\%, 31.3\%] \text{ on } [0.05, 0.95]", section="Sec. 8.3")
+def check_001_sec8_3_underestimate_range(ctx):
+    _, _, lo, hi = _range_scan()
+    return checks.all_confirmed([checks.printed_digits(lo, UNDERESTIMATE_RANGE[0], what="min underestimate"),
+                 checks.printed_digits(hi, UNDERESTIMATE_RANGE[1], what="max underestimate")], f"[{lo:.4%}, {hi:.4%}]")
+
+
+@claim(id="001.sec8.3.table3-rows-range", paper="001", source="Sec. 8.3, after Table 3",
+       statement=r"\text{the four rows of Table 3 show underestimates between 20.0\% and 31.0\%}", section="Sec. 8.3")
+def check_001_sec8_3_table3_rows_range(ctx):
+    vals = [1 - mixture_fisher_at(p) / fisher_at(p) for p in TABLE3]
+    return checks.all_confirmed([checks.printed_digits(min(vals), TABLE3_ROWS_RANGE[0]),
+                                 checks.printed_digits(max(vals), TABLE3_ROWS_RANGE[1])],
+                "min/max over the four rows")
+
+
+@claim(id="001.sec8.3.jsd-not-mixture", paper="001", source="Sec. 8.3 / Table 4 caption",
+       statement=r"8n\,\mathrm{JSD} \to I_\pi,\ \text{not } I^{\mathrm{mix}}_\pi", section="Sec. 8.3")
+def check_001_sec8_3_jsd_not_mixture(ctx):
+    n = 400
+    v = 8 * n * shuffled_pair_at(n, composition_k(n)).jsd()
+    i, im = fisher_at(0.3), mixture_fisher_at(0.3)
+    ok = abs(v - i) < 0.01 * i and abs(v - im) > 0.3 * im
+    msg = f"8n JSD = {v:.5f} at n={n}; I_pi = {i:.5f}, I_mix = {im:.5f}"
+    return confirmed(msg) if ok else refuted(msg)
+
+
+@claim(id="001.sec8.3.binary-formula", paper="001", source="Sec. 8.3 (binary output)",
+       statement=r"I_\pi = \frac{0.09}{0.21 + 0.03\pi}\ \text{(binary output, the composition-independent case)}",
+       expected="imprecise", section="Sec. 8.3")
+def check_001_sec8_3_binary_formula(ctx):
+    printed = BINARY_FORMULA
+    sols = F.identify_binary_channel(printed)
+    chans = ", ".join(f"(p0, p1) = ({s['p0']}, {s['p1']})" for s in sols)
+    if not sols:
+        return refuted("no binary channel has this I_pi")
+    dep = not sols[0]["composition_independent"]
+    rr = F.binary_output_fisher()
+    p0, p1 = rr.extras["p0"], rr.extras["p1"]
+    sym = sp.simplify(rr.result.subs(p1, 1 - p0))
+    return imprecise(f"the formula is I_pi of the binary channel {chans} (W_b = (p_b, 1-p_b)), which the "
+                     f"available text does not state; it depends on pi (from 0.4286 at pi=0 to 0.375 at pi=1), "
+                     f"so it is not composition-independent as the paragraph heading says; only variance-"
+                     f"symmetric channels (p1 = 1 - p0, e.g. RR) are: I_pi = {sym}",
+                     channels=chans, composition_dependent=dep)
+
+
+@claim(id="001.sec8.3.binary-symmetric", paper="001", source="Sec. 8.3 (binary output)",
+       statement=r"\text{binary variance-symmetric channels have composition-independent } I_\pi", section="Sec. 8.3")
+def check_001_sec8_3_binary_symmetric(ctx):
+    der = F.binary_output_fisher()
+    p0, p1 = der.extras["p0"], der.extras["p1"]
+    val = sp.simplify(der.result.subs(p1, 1 - p0))
+    return checks.exact_identity(sp.diff(val, F.pi), 0, what=f"d/dpi of I_pi for p1 = 1 - p0 ({val})")
