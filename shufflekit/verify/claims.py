@@ -13,6 +13,9 @@ Verdicts
 ``imprecise``      it holds only under an unstated condition, or a stated
                    rate / constant / digit is off.
 ``not-checkable``  a cited or qualitative result with no computable content.
+``error``          the check itself raised: a bug in the check, not a finding about the
+                   paper (the evidence is the last line of the traceback).  No claim may
+                   expect it; ``shufflekit verify`` exits with status 4 when any check errors.
 
 Registering a claim::
 
@@ -27,11 +30,15 @@ Registering a claim::
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping
 
-Verdict = Literal["confirmed", "refuted", "imprecise", "not-checkable"]
-VERDICTS: tuple[str, ...] = ("confirmed", "refuted", "imprecise", "not-checkable")
+Verdict = Literal["confirmed", "refuted", "imprecise", "not-checkable", "error"]
+#: the verdicts a claim may record as expected (what the statement is found to be)
+EXPECTABLE: tuple[str, ...] = ("confirmed", "refuted", "imprecise", "not-checkable")
+#: every verdict a run can report: the expectable ones and ``error`` (the check raised)
+VERDICTS: tuple[str, ...] = EXPECTABLE + ("error",)
 
 PAPERS: dict[str, str] = {
     "000": "Takagi-Liew, Shuffling-Aware Optimization for Private Vector Mean Estimation",
@@ -47,12 +54,19 @@ class CheckContext:
 
     ``quick`` trims parameter grids and precision so the whole registry runs in
     about two minutes; ``thorough`` asks for the heavier hypothesis profile.
-    ``dps`` is the default mpmath working precision (decimal digits).
+    ``dps`` is the mpmath working precision (decimal digits) of the high-precision checks:
+    a check written for ``nominal`` digits at the default 50 works at :meth:`digits` (the
+    same offset from ``dps``), so ``--dps`` moves every mpmath evaluation of the registry.
     """
 
     quick: bool = False
     thorough: bool = False
     dps: int = 50
+
+    def digits(self, nominal: int) -> int:
+        """Working digits for a step written for ``nominal`` digits at the default ``dps = 50``:
+        ``nominal + dps - 50``, at least 15 (float64 resolution)."""
+        return max(15, nominal + self.dps - 50)
 
     @property
     def examples(self) -> int:
@@ -127,9 +141,9 @@ class Claim:
             outcome = self.check(ctx)
             if not isinstance(outcome, Outcome):
                 raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
-        except Exception as exc:  # a crashing check is a finding, never hidden
-            outcome = Outcome("refuted", f"check raised {type(exc).__name__}: {exc}",
-                              {"error": repr(exc)})
+        except Exception as exc:  # a crashing check is reported, never hidden nor a "refuted"
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            outcome = Outcome("error", f"check raised {last}", {"error": last})
         return Result(self, outcome, time.perf_counter() - start)
 
 
@@ -140,9 +154,15 @@ class Result:
     seconds: float
 
     @property
+    def errored(self) -> bool:
+        """True when the check raised (verdict ``error``)."""
+        return self.outcome.verdict == "error"
+
+    @property
     def regression(self) -> bool:
-        """True when the verdict differs from the recorded expectation."""
-        return self.outcome.verdict != self.claim.expected
+        """True when a computed verdict differs from the recorded expectation (an ``error``
+        is counted separately, see :attr:`errored`)."""
+        return not self.errored and self.outcome.verdict != self.claim.expected
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -182,8 +202,8 @@ class Registry:
     def add(self, c: Claim) -> Claim:
         if c.id in self._claims:
             raise ValueError(f"claim id {c.id!r} is registered twice")
-        if c.expected not in VERDICTS:
-            raise ValueError(f"expected={c.expected!r} is not one of {', '.join(VERDICTS)}")
+        if c.expected not in EXPECTABLE:
+            raise ValueError(f"expected={c.expected!r} is not one of {', '.join(EXPECTABLE)}")
         self._claims[c.id] = c
         return c
 

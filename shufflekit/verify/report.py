@@ -12,7 +12,7 @@ import textwrap
 from shufflekit.verify.claims import PAPERS, Result
 from shufflekit.verify.runner import summarise
 
-_ORDER = {"refuted": 0, "imprecise": 1, "not-checkable": 2, "confirmed": 3}
+_ORDER = {"error": 0, "refuted": 1, "imprecise": 2, "not-checkable": 3, "confirmed": 4}
 
 
 def to_json(results: list[Result]) -> str:
@@ -27,19 +27,22 @@ def to_table(results: list[Result], width: int | None = None) -> str:
     lines = [head, "-" * min(width, len(head) + 40)]
     evw = max(30, width - idw - 32)
     for r in results:
-        flag = " " if not r.regression else "!"
+        flag = "E" if r.errored else ("!" if r.regression else " ")
         ev = textwrap.shorten(r.outcome.evidence, evw, placeholder=" ...")
         lines.append(f"{r.claim.id:<{idw}}{flag} {r.outcome.verdict:<13} "
                      f"{r.claim.expected:<13} {ev}")
     s = summarise(results)
     lines.append("")
     lines.append(f"{s['total']} claims: {s['confirmed']} confirmed, {s['refuted']} refuted, "
-                 f"{s['imprecise']} imprecise, {s['not-checkable']} not checkable "
-                 f"({s['seconds']:.1f} s)")
+                 f"{s['imprecise']} imprecise, {s['not-checkable']} not checkable, "
+                 f"{s['error']} error ({s['seconds']:.1f} s)")
+    if s["errors"]:
+        lines.append(f"{len(s['errors'])} check(s) raised (marked E; a bug in the check, not a "
+                     f"finding): {', '.join(s['errors'])}")
     if s["regressions"]:
         lines.append(f"{len(s['regressions'])} verdict(s) differ from the recorded "
                      f"expectation (marked !): {', '.join(s['regressions'])}")
-    else:
+    elif not s["errors"]:
         lines.append("every verdict equals its recorded expectation")
     return "\n".join(lines)
 
@@ -48,7 +51,8 @@ def to_markdown(results: list[Result]) -> str:
     s = summarise(results)
     out = ["# shufflekit verification report", "",
            f"{s['total']} claims: {s['confirmed']} confirmed, {s['refuted']} refuted, "
-           f"{s['imprecise']} imprecise, {s['not-checkable']} not checkable.", ""]
+           f"{s['imprecise']} imprecise, {s['not-checkable']} not checkable, "
+           f"{s['error']} error.", ""]
     for paper in sorted({r.claim.paper for r in results}):
         out += [f"## {paper}: {PAPERS.get(paper, paper)}", "",
                 "| claim | source | verdict | expected | evidence |",
@@ -79,7 +83,8 @@ def to_latex(results: list[Result]) -> str:
             r"\usepackage{amsmath,amssymb,longtable}", r"\begin{document}",
             r"\section*{shufflekit verification report}",
             tex_escape(f"{s['total']} claims: {s['confirmed']} confirmed, {s['refuted']} "
-                       f"refuted, {s['imprecise']} imprecise, {s['not-checkable']} not checkable."),
+                       f"refuted, {s['imprecise']} imprecise, {s['not-checkable']} not checkable, "
+                       f"{s['error']} error."),
             ""]
     rows = sorted(results, key=lambda r: (_ORDER[r.outcome.verdict], r.claim.paper, r.claim.id))
     current = None

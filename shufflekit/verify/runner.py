@@ -24,16 +24,30 @@ def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
     return results
 
 
+EXIT_OK, EXIT_VERDICT_CHANGED, EXIT_CHECK_ERROR = 0, 1, 4
+
+
 def summarise(results: list[Result]) -> dict:
+    """Counts per verdict, the claims whose verdict changed, and those whose check raised."""
     counts = Counter(r.outcome.verdict for r in results)
     regressions = [r.claim.id for r in results if r.regression]
+    errors = [r.claim.id for r in results if r.errored]
     return {
         "total": len(results),
         **{v: counts.get(v, 0) for v in VERDICTS},
         "regressions": regressions,
+        "errors": errors,
         "seconds": round(sum(r.seconds for r in results), 3),
-        "ok": not regressions,
+        "ok": not regressions and not errors,
     }
+
+
+def exit_status(results: list[Result]) -> int:
+    """4 when any check raised, else 1 when any verdict differs from its expectation, else 0."""
+    s = summarise(results)
+    if s["errors"]:
+        return EXIT_CHECK_ERROR
+    return EXIT_VERDICT_CHANGED if s["regressions"] else EXIT_OK
 
 
 def run(pattern: str | None = None, *, quick: bool = True, thorough: bool = False,

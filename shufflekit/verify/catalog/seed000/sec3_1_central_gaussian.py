@@ -45,7 +45,7 @@ def check_000_eqA_1_mills(ctx):
     out = checks.series_coefficients(M, [-1, -3], [1, -1], "Mills ratio coefficients")
     if out.verdict != "confirmed":
         return out
-    with mp.workdps(40):
+    with mp.workdps(ctx.digits(40)):
         grid = [mp.mpf(10) * 2 ** (k / 2) for k in range(8)]
         rem = lambda t: mp.erfc(t / mp.sqrt(2)) / 2 / mp.npdf(t) - (1 / t - 1 / t ** 3)
         r = checks.remainder_order(rem, grid, -5, tol=0.1, what="Mills remainder")
@@ -98,9 +98,9 @@ def check_000_lemA_1_limit(ctx):
     logs, rems = [], []
     for k in ks:
         n = mp.mpf(10) ** k
-        with mp.workdps(60):
+        with mp.workdps(ctx.digits(60)):
             eps = mp.sqrt(2 * mp.log(n) / n)
-            ratio = P.gaussian_profile(eps, 1, n, dps=40) / P.template(n, eps, 1, dps=40)
+            ratio = P.gaussian_profile(eps, 1, n, dps=ctx.digits(40)) / P.template(n, eps, 1, dps=ctx.digits(40))
         logs.append(float(mp.log(n)))
         rems.append(float(ratio - 1))
     out = checks.remainder_order(lambda L: rems[logs.index(L)], logs, -1, tol=0.1,
@@ -121,11 +121,11 @@ def check_000_lemA_1_next_order(ctx):
     grid = [mp.mpf(8) * 2 ** (k / 2) for k in range(7)]
 
     def rem(a_val):
-        with mp.workdps(50):
+        with mp.workdps(ctx.digits(50)):
             n = (a_val / (mp.mpf(eps_v.p) / eps_v.q)) ** 2        # sigma = 1, a = eps sqrt(n)
-            exact = P.gaussian_profile(mp.mpf(eps_v.p) / eps_v.q, 1, n, dps=40) / \
-                P.template(n, mp.mpf(eps_v.p) / eps_v.q, 1, dps=40)
-            approx = P.evaluate(trunc, {CG.eps: eps_v, CG.w: sp.Float(str(1 / a_val), 50)}, dps=40)
+            exact = P.gaussian_profile(mp.mpf(eps_v.p) / eps_v.q, 1, n, dps=ctx.digits(40)) / \
+                P.template(n, mp.mpf(eps_v.p) / eps_v.q, 1, dps=ctx.digits(40))
+            approx = P.evaluate(trunc, {CG.eps: eps_v, CG.w: sp.Float(str(1 / a_val), 50)}, dps=ctx.digits(40))
             return exact - approx
     out = checks.remainder_order(rem, grid, -4, tol=0.15, what="delta/f minus two terms, eps = 0.1")
     return confirmed(f"a^-2 coefficient / e^(eps/2) = {sp.sstr(c2)}; " + out.evidence, **out.values) \

@@ -46,7 +46,7 @@ def check_000_thm3_3_hcr_bmg(ctx):
         f = lambda yv: (A * (mp.npdf(yv, 1, sv) - mp.npdf(yv, 0, sv))) ** 2 / \
             (gv * mp.npdf(yv, 0, sv) + A * mp.npdf(yv, zs, sv))
         return mp.quad(f, [-mp.inf, -10, 0, 10, mp.inf])
-    with mp.workdps(20):
+    with mp.workdps(ctx.digits(20)):
         zs = [mp.mpf(i) / 4 for i in range(-4, 5)] if not ctx.quick else [-1, 1]
         vmax = max(var_at(z) for z in zs)
     err = dv * sv ** 2 / A ** 2 + gv / A

@@ -67,7 +67,7 @@ def check_000_prop3_5_dlog(ctx):
        section="Sec. 3.3")
 def check_000_prop3_5_sign(ctx):
     n = 60 if ctx.quick else 400
-    with mp.workdps(30):
+    with mp.workdps(ctx.digits(30)):
         def dlog(t):
             t = mp.mpf(t)
             phi, Phi, Q = mp.npdf(t), mp.ncdf(t), mp.ncdf(-t)
@@ -95,7 +95,7 @@ def _privunit_C(theta, d):
 def check_000_prop3_5_liminf(ctx):
     ds = [2, 10, 100] if ctx.quick else [2, 5, 10, 100, 1000]
     rows = []
-    with mp.workdps(30):
+    with mp.workdps(ctx.digits(30)):
         for d in ds:
             s = mp.sqrt(d)
             grid = [mp.mpf(i) / (20 * s) for i in range(-100, 101) if abs(mp.mpf(i) / (20 * s)) < 1]
@@ -160,7 +160,7 @@ def check_000_prop3_6_expansion(ctx):
     closed = RR.err_closed_form().result
     grid = [10 * 2 ** k for k in range(8)]
     f = sp.lambdify(RR.chi, closed, "mpmath")
-    with mp.workdps(50):
+    with mp.workdps(ctx.digits(50)):
         r = checks.remainder_order(lambda c: f(mp.mpf(c)) / mp.mpf(c) ** 2 - 1 - 1 / mp.mpf(c), grid, -2,
                                    tol=0.05, what="Err/chi^2 - 1 - 1/chi")
     return checks.joined(out, r)

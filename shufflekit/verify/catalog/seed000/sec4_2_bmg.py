@@ -90,7 +90,7 @@ def check_000_appA_6_u_small(ctx):
 @claim(id="000.appA.6.log-remainder", paper="000", source="eq. (log-remainder)",
        statement=r"|\log(1+u) - (u - u^2/2)| \le C_{\log}u^3 \text{ on } (0,1/2]", section="App. A.6")
 def check_000_appA_6_log_remainder(ctx):
-    with mp.workdps(30):
+    with mp.workdps(ctx.digits(30)):
         us = [mp.mpf(i) / 400 for i in range(1, 201)]
         worst = max(abs(mp.log1p(u) - (u - u ** 2 / 2)) / u ** 3 for u in us)
     if worst <= mp.mpf(1) / 3:
@@ -146,7 +146,7 @@ def check_000_thm4_1_expansion(ctx):
     grid = [mp.mpf(10) * 4 ** k for k in range(7)]
 
     def rem(c):
-        with mp.workdps(60):
+        with mp.workdps(ctx.digits(60)):
             A = c ** (-mp.mpf(2) / 3)
             return f(1 - A, c) / (dv * c ** 2) - 1 - mp.mpf(3) / 2 * c ** (-mp.mpf(2) / 3)
     r = checks.remainder_order(rem, grid, -4 / 3, tol=0.05, what="remainder of Thm 4.1 (d = 3)")

@@ -74,15 +74,15 @@ def check_000_prop4_2_reversion(ctx):
     fs = sp.lambdify(GL.chi, s2.expr_in(), "mpmath")
 
     def rem(c):
-        with mp.workdps(60):
-            return fs(mp.mpf(c)) - _sigma2_exact(c)
+        with mp.workdps(ctx.digits(60)):
+            return fs(mp.mpf(c)) - _sigma2_exact(c, ctx.digits(60))
     r = checks.remainder_order(rem, grid, -6, tol=0.1, what="sigma^2 minus 4 terms")
     return checks.joined(out, r)
 
 
-def _sigma2_exact(c):
-    """sigma0^2 with 1/V(sigma0) = c^2, by root finding at high precision."""
-    with mp.workdps(60):
+def _sigma2_exact(c, dps: int):
+    """sigma0^2 with 1/V(sigma0) = c^2, by root finding at ``dps`` digits."""
+    with mp.workdps(dps):
         c = mp.mpf(c)
         g = lambda a: mp.exp(4 * a) - 2 * mp.exp(2 * a) + mp.exp(a) - 1 / c ** 2
         a = mp.findroot(g, 1 / c ** 2)
@@ -99,7 +99,7 @@ def check_000_prop4_2_statement(ctx):
     if out.verdict != "confirmed":
         return out
     grid = [mp.mpf(32) * 2 ** k for k in range(6)]     # chi >= 32: past the pre-asymptotic range
-    r = checks.remainder_order(lambda c: _sigma2_exact(c) / c ** 2 - 1 - mp.mpf(9) / 2 / c ** 2, grid, -4, tol=0.05,
+    r = checks.remainder_order(lambda c: _sigma2_exact(c, ctx.digits(60)) / c ** 2 - 1 - mp.mpf(9) / 2 / c ** 2, grid, -4, tol=0.05,
                                what="Err/(d chi^2) - 1 - 9/(2 chi^2)")
     return checks.joined(out, r)
 
