@@ -24,6 +24,11 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
     v.add_argument("--dps", type=int, default=50,
                    help="mpmath working precision of the high-precision checks, in decimal digits "
                         "(default 50; a step written for more digits keeps its offset); 15 to 1000")
+    v.add_argument("--mutate", action="store_true",
+                   help="mutation testing: corrupt each value a claim compares against (printed "
+                        "value, coefficient, table cell, order, inequality direction) and report "
+                        "whether the verdict changes; kill rate per paper; exit 1 when a mutant "
+                        "survives unexplained")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
     v.add_argument("-o", "--output", default=None, help="write the report to a file")
     v.add_argument("--plugin", action="append", metavar="FILE.py",
@@ -56,13 +61,39 @@ def run(args: argparse.Namespace) -> int:
     if not 15 <= args.dps <= 1000:
         raise InvalidParameter("dps", args.dps, "an integer in [15, 1000]")
     ctx = CheckContext(quick=not args.full, thorough=args.thorough, dps=args.dps)
+    if args.mutate:
+        return _mutate(claims, ctx, args)
     results = run_claims(claims, ctx, progress=not args.no_progress)
     text = {"json": report.to_json, "markdown": report.to_markdown, "latex": report.to_latex,
             "table": report.to_table}[args.format](results)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
+    _emit(text, args.output)
+    return exit_status(results)
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
-        print(f"wrote {args.output}", file=sys.stderr)
+        print(f"wrote {output}", file=sys.stderr)
     else:
         print(text)
-    return exit_status(results)
+
+
+def _mutate(claims, ctx, args: argparse.Namespace) -> int:
+    from shufflekit.verify import report
+    from shufflekit.verify.mutation import kill_rates, mutate_claims
+
+    if args.format not in ("table", "json"):
+        raise _invalid("format", args.format, "table or json with --mutate")
+    records = mutate_claims(claims, ctx, progress=not args.no_progress)
+    rates = kill_rates(records)
+    text = (report.mutation_json(records, rates) if args.format == "json"
+            else report.mutation_table(records, rates))
+    _emit(text, args.output)
+    return 1 if rates["survivors"] else 0
+
+
+def _invalid(name, value, allowed):
+    from shufflekit.errors import InvalidParameter
+
+    return InvalidParameter(name, value, allowed)

@@ -1,7 +1,10 @@
 r"""Shared check kinds: the machinery every catalog module uses.
 
 Each function compares something *we* derived or computed with what a paper
-prints and returns an :class:`~shufflekit.verify.claims.Outcome`.
+prints and returns an :class:`~shufflekit.verify.claims.Outcome`.  What it compares
+against (the ``printed`` value, the claimed order, the direction of an inequality) is
+declared through :func:`shufflekit.verify.mutation.printed`, so the mutation harness can
+corrupt it and see the verdict change.
 
 * :func:`exact_identity`     -- two sympy expressions are identical (simplify to 0).
 * :func:`numeric_agreement`  -- two numbers agree to a relative tolerance.
@@ -25,6 +28,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import sympy as sp
 
+from shufflekit.verify import mutation as M
 from shufflekit.verify.claims import Outcome, confirmed, imprecise, refuted
 
 Number = Any
@@ -38,7 +42,7 @@ def exact_identity(derived: sp.Expr, printed: sp.Expr, *, what: str = "",
     formula, ``imprecise`` for e.g. a wrong higher-order coefficient).
     """
     derived = sp.sympify(derived)
-    printed = sp.sympify(printed)
+    printed = sp.sympify(M.printed(printed, what or "printed expression"))
     diff = sp.simplify(sp.expand(derived - printed))
     label = f"{what}: " if what else ""
     if diff == 0:
@@ -63,6 +67,7 @@ def numeric_agreement(computed: Number, printed: Number, *, rel_tol: float,
 
     ``why`` must say why the tolerance has that size; it is kept in the evidence.
     """
+    printed = M.printed(printed, what or "printed number")
     err = relative_error(computed, printed)
     label = f"{what}: " if what else ""
     msg = (f"{label}computed {float(computed):.10g}, printed {float(printed):.10g}, "
@@ -109,6 +114,7 @@ def printed_digits(computed: Number, printed: str, *, what: str = "") -> Outcome
     A cell that is off by one unit in the last printed digit is ``imprecise``
     (a rounding or truncation slip); anything further is ``refuted``.
     """
+    printed = M.printed(printed, what or "printed cell")
     ours = round_like(computed, printed)
     label = f"{what}: " if what else ""
     vals = dict(computed=float(computed), printed=printed, rounded=ours)
@@ -154,6 +160,9 @@ def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number
     direction of faster decay, which means the claimed order is conservative
     but true; that is reported in the evidence).
     """
+    increasing = float(grid[-1]) > float(grid[0])
+    claimed_slope = M.printed(claimed_slope, f"{what or 'remainder'}: claimed order",
+                              mutant=M.stronger_order("inf" if increasing else "zero"))
     ys = [remainder(x) for x in grid]
     slope = fitted_slope(grid, ys)
     label = f"{what}: " if what else ""
@@ -161,7 +170,6 @@ def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number
            f"{float(grid[-1]):.3g}] (claimed {claimed_slope:g}, tolerance {tol:g})")
     vals = dict(slope=slope, claimed=claimed_slope,
                 grid=[float(x) for x in grid], remainders=[float(abs(y)) for y in ys])
-    increasing = float(grid[-1]) > float(grid[0])
     if abs(slope - claimed_slope) <= tol:
         return confirmed(msg, **vals)
     faster = slope < claimed_slope if increasing else slope > claimed_slope
@@ -172,11 +180,12 @@ def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number
 
 def sandwich(points: Iterable[tuple[Any, Number, Number, Number]], *, what: str = "") -> Outcome:
     """Confirm ``lower <= exact <= upper`` for each ``(label, lower, exact, upper)``."""
+    holds = M.printed(True, f"{what or 'sandwich'}: lower <= exact <= upper")
     bad = []
     n = 0
     for label, lo, ex, up in points:
         n += 1
-        if not (float(lo) <= float(ex) <= float(up)):
+        if (float(lo) <= float(ex) <= float(up)) != holds:
             bad.append((label, float(lo), float(ex), float(up)))
     prefix = f"{what}: " if what else ""
     if bad:
@@ -188,10 +197,11 @@ def sandwich(points: Iterable[tuple[Any, Number, Number, Number]], *, what: str 
 def inequality_holds(examples: Iterable[Any], predicate: Callable[[Any], bool], *,
                      what: str = "") -> Outcome:
     """Confirm that ``predicate`` holds on every example; report the first failure."""
+    holds = M.printed(True, f"{what}: holds on every example")
     n = 0
     for ex in examples:
         n += 1
-        if not predicate(ex):
+        if bool(predicate(ex)) != holds:
             return refuted(f"{what}: counterexample {ex!r}", counterexample=repr(ex), checked=n)
     return confirmed(f"{what}: holds on all {n} examples", checked=n)
 
@@ -205,6 +215,7 @@ def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str
     """
     from hypothesis import HealthCheck, given, settings
 
+    holds = M.printed(True, f"{what}: holds on every example")
     seen: list = []
     failing: list = []
 
@@ -213,7 +224,7 @@ def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str
     @given(strategy)
     def _run(example):
         seen.append(1)
-        if not predicate(example):
+        if bool(predicate(example)) != holds:
             failing.append(example)
             raise AssertionError(what)
 
@@ -230,6 +241,7 @@ def series_coefficients(series, exps: Sequence[Any], printed: Sequence[Any], wha
 
     ``series`` is a :class:`~shufflekit.symbolic.series.Series` (``coefficient_in(e)``).
     """
+    printed = [M.printed(pv, f"{what}: coefficient at exponent {e}") for e, pv in zip(exps, printed)]
     derived = [sp.simplify(series.coefficient_in(e)) for e in exps]
     bad = [e for e, dv, pv in zip(exps, derived, printed) if sp.simplify(dv - pv) != 0]
     if bad:

@@ -40,6 +40,9 @@ EXPECTABLE: tuple[str, ...] = ("confirmed", "refuted", "imprecise", "not-checkab
 #: every verdict a run can report: the expectable ones and ``error`` (the check raised)
 VERDICTS: tuple[str, ...] = EXPECTABLE + ("error",)
 
+#: what a claim is: the paper's statement, our refinement of it, or a step of the paper's proof
+KINDS: tuple[str, ...] = ("statement", "refinement", "proof-step")
+
 PAPERS: dict[str, str] = {
     "000": "Takagi-Liew, Shuffling-Aware Optimization for Private Vector Mean Estimation",
     "001": "Shvets, Fixed-Composition Shuffle Asymptotics in the Full-Support Gaussian Regime",
@@ -121,6 +124,11 @@ class Claim:
     ``check``     function of a :class:`CheckContext` returning an :class:`Outcome`.
     ``expected``  the verdict our own derivation supports.
     ``section``   grouping label used by ``--list`` (defaults to ``source``).
+    ``kind``      ``"statement"`` (a statement of the paper), ``"refinement"`` (our own sharper
+                  statement; ``paper`` is the seed it refines; not counted as the paper's) or
+                  ``"proof-step"`` (a load-bearing step of a proof in the paper).
+    ``mutation``  why the claim has nothing the mutation harness can corrupt (empty when it
+                  declares what it compares against through ``mutation.printed``).
 
     Every claim runs in every profile; ``CheckContext.quick`` only asks a check
     to trim its grids, never to skip.
@@ -133,6 +141,8 @@ class Claim:
     check: CheckFn
     expected: Verdict = "confirmed"
     section: str = ""
+    kind: str = "statement"
+    mutation: str = ""
 
     def run(self, ctx: CheckContext | None = None) -> "Result":
         ctx = ctx or CheckContext()
@@ -170,6 +180,7 @@ class Result:
             "paper": self.claim.paper,
             "source": self.claim.source,
             "statement": self.claim.statement,
+            "kind": self.claim.kind,
             "verdict": self.outcome.verdict,
             "expected": self.claim.expected,
             "evidence": self.outcome.evidence,
@@ -202,6 +213,8 @@ class Registry:
     def add(self, c: Claim) -> Claim:
         if c.id in self._claims:
             raise ValueError(f"claim id {c.id!r} is registered twice")
+        if c.kind not in KINDS:
+            raise ValueError(f"kind={c.kind!r} is not one of {', '.join(KINDS)}")
         if c.expected not in EXPECTABLE:
             raise ValueError(f"expected={c.expected!r} is not one of {', '.join(EXPECTABLE)}")
         self._claims[c.id] = c
@@ -239,15 +252,14 @@ REGISTRY = Registry()
 
 
 def claim(*, id: str, paper: str, source: str, statement: str,
-          expected: Verdict = "confirmed", section: str = "",
-          registry: Registry | None = None) -> Callable[[CheckFn], CheckFn]:
+          expected: Verdict = "confirmed", section: str = "", kind: str = "statement",
+          mutation: str = "", registry: Registry | None = None) -> Callable[[CheckFn], CheckFn]:
     """Decorator registering ``check`` as the check of a new :class:`Claim`."""
 
     def decorate(check: CheckFn) -> CheckFn:
-        (registry if registry is not None else REGISTRY).add(Claim(id=id, paper=paper, source=source,
-                                         statement=statement, check=check,
-                                         expected=expected,
-                                         section=section or source))
+        (registry if registry is not None else REGISTRY).add(
+            Claim(id=id, paper=paper, source=source, statement=statement, check=check,
+                  expected=expected, section=section or source, kind=kind, mutation=mutation))
         return check
 
     return decorate

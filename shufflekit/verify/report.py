@@ -99,3 +99,27 @@ def to_latex(results: list[Result]) -> str:
         body.append("")
     body.append(r"\end{document}")
     return "\n".join(body)
+
+
+def mutation_json(records, rates) -> str:
+    """The mutation run as JSON: kill rates per paper, survivors, explained claims, every mutant."""
+    return json.dumps({**rates, "claims": [r.as_dict() for r in records]}, indent=2)
+
+
+def mutation_table(records, rates) -> str:
+    """The mutation run as text: one line per paper, then the surviving and explained claims."""
+    lines = [f"{'paper':<6} {'claims':>6} {'checkable':>9} {'killed':>6} {'kill rate':>9} "
+             f"{'mutants':>7} {'killed':>6}", "-" * 60]
+    for paper, p in rates["papers"].items():
+        rate = "-" if p["kill_rate"] is None else f"{p['kill_rate']:.1%}"
+        lines.append(f"{paper:<6} {p['claims']:>6} {p['checkable']:>9} {p['killed']:>6} {rate:>9} "
+                     f"{p['mutants']:>7} {p['mutants_killed']:>6}")
+    o = rates["overall"]
+    rate = "-" if o["kill_rate"] is None else f"{o['kill_rate']:.1%}"
+    lines += ["", f"overall: {o['killed']} of {o['checkable']} checkable claims killed ({rate})"]
+    width = shutil.get_terminal_size((120, 20)).columns
+    for title, key in (("surviving (unexplained)", "survivors"), ("not checkable (explained)", "explained")):
+        if rates[key]:
+            lines += ["", f"{title}:"]
+            lines += [textwrap.shorten(f"  {s['id']}: {s['reason']}", max(60, width)) for s in rates[key]]
+    return "\n".join(lines)
