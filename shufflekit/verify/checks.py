@@ -266,3 +266,18 @@ def joined(first: Outcome, second: Outcome) -> Outcome:
     if first.verdict == "confirmed" and second.verdict == "confirmed":
         return confirmed(first.evidence + "; " + second.evidence, **{**first.values, **second.values})
     return second if first.verdict == "confirmed" else first
+
+
+def decide(condition: bool, evidence: str, *, statement: str, otherwise: str = "refuted",
+           **values: Any) -> Outcome:
+    """The verdict of a check whose computation ends in one yes/no ``condition``.
+
+    ``statement`` names what the paper asserts (declared to the mutation harness, which
+    negates it); confirmed when the computed ``condition`` agrees with it, otherwise the
+    ``otherwise`` verdict (``refuted`` or ``imprecise``).  Use it instead of
+    ``confirmed(...) if ok else refuted(...)`` so the verdict visibly follows the computation.
+    """
+    claimed = M.printed(True, statement)
+    if bool(condition) == claimed:
+        return confirmed(evidence, **values)
+    return (imprecise if otherwise == "imprecise" else refuted)(evidence, **values)

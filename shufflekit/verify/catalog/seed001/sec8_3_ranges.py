@@ -19,6 +19,7 @@ from shufflekit.verify.catalog.seed001.running_example import (
     shuffled_pair_at,
 )
 from shufflekit.verify.claims import claim, confirmed, imprecise, refuted
+from shufflekit.verify.mutation import printed
 
 
 @lru_cache(maxsize=None)
@@ -76,22 +77,37 @@ def check_001_sec8_3_jsd_not_mixture(ctx):
 
 @claim(id="001.sec8.3.binary-formula", paper="001", source="Sec. 8.3 (binary output)",
        statement=r"I_\pi = \frac{0.09}{0.21 + 0.03\pi}\ \text{(binary output, the composition-independent case)}",
-       expected="imprecise", section="Sec. 8.3")
+       expected="imprecise", section="Sec. 8.3",
+       mutation="the binary channel is not stated, so the printed formula is matched to whichever "
+                "channel has it and a corrupted formula of the same shape matches another channel; "
+                "the composition-independence the paragraph asserts is corrupted and caught")
 def check_001_sec8_3_binary_formula(ctx):
-    printed = BINARY_FORMULA
-    sols = F.identify_binary_channel(printed)
-    chans = ", ".join(f"(p0, p1) = ({s['p0']}, {s['p1']})" for s in sols)
+    """Two computed facts decide the verdict: which binary channels have this I_pi (none:
+    refuted), and whether the printed formula depends on pi although the paragraph calls the
+    case composition-independent (it does: imprecise; it does not: confirmed)."""
+    formula = printed(BINARY_FORMULA, "printed I_pi of the binary case")
+    independent = printed(True, "the case is composition-independent")
+    sols = F.identify_binary_channel(formula)
     if not sols:
-        return refuted("no binary channel has this I_pi")
-    dep = not sols[0]["composition_independent"]
-    rr = F.binary_output_fisher()
-    p0, p1 = rr.extras["p0"], rr.extras["p1"]
-    sym = sp.simplify(rr.result.subs(p1, 1 - p0))
-    return imprecise(f"the formula is I_pi of the binary channel {chans} (W_b = (p_b, 1-p_b)), which the "
-                     f"available text does not state; it depends on pi (from 0.4286 at pi=0 to 0.375 at pi=1), "
-                     f"so it is not composition-independent as the paragraph heading says; only variance-"
-                     f"symmetric channels (p1 = 1 - p0, e.g. RR) are: I_pi = {sym}",
-                     channels=chans, composition_dependent=dep)
+        return refuted(f"no binary channel (W_b = (p_b, 1-p_b)) has I_pi = {sp.sstr(formula)}")
+    chans = ", ".join(f"(p0, p1) = ({s['p0']}, {s['p1']})" for s in sols)
+    at0, at1 = float(formula.subs(F.pi, 0)), float(formula.subs(F.pi, 1))
+    depends = sp.simplify(sp.diff(formula, F.pi)) != 0
+    derived_dep = not sols[0]["composition_independent"]
+    if depends != derived_dep:
+        return refuted(f"the formula's pi-dependence ({depends}) disagrees with that derived for the "
+                       f"channel {chans} ({derived_dep})")
+    if depends == independent:
+        der = F.binary_output_fisher()
+        p0, p1 = der.extras["p0"], der.extras["p1"]
+        sym = sp.simplify(der.result.subs(p1, 1 - p0))
+        return imprecise(f"the formula is I_pi of the binary channel {chans}, which the available text "
+                         f"does not state; it depends on pi (from {at0:.4f} at pi=0 to {at1:.4f} at pi=1), "
+                         f"so the case is not composition-independent as the paragraph says; only "
+                         f"variance-symmetric channels (p1 = 1 - p0, e.g. RR) are: I_pi = {sym}",
+                         channels=chans, at_0=at0, at_1=at1)
+    return confirmed(f"the formula is I_pi of the binary channel {chans}; pi-dependent: {depends}",
+                     channels=chans)
 
 
 @claim(id="001.sec8.3.binary-symmetric", paper="001", source="Sec. 8.3 (binary output)",
