@@ -33,7 +33,7 @@ from typing import Any, Callable
 import sympy as sp
 
 __all__ = ["Site", "MutationRun", "Mutant", "ClaimMutation", "printed", "corrupt", "mutation_run",
-           "stronger_order", "mutate_claim", "mutate_claims", "kill_rates"]
+           "stronger_order", "swap_entries", "mutate_claim", "mutate_claims", "kill_rates"]
 
 
 @dataclass
@@ -266,3 +266,16 @@ def kill_rates(records: list[ClaimMutation]) -> dict[str, Any]:
                           if r.status == "survived"],
             "explained": [{"id": r.claim_id, "reason": r.reason} for r in records
                           if r.status == "not-checkable"]}
+
+
+def swap_entries(row: Callable[..., tuple]) -> Callable[..., tuple]:
+    """Corruption of a printed table row ``k -> (p_1, ..., p_m)``: its first two unequal entries
+    swapped (a probability printed against the wrong atom)."""
+    def swapped(*args, **kwargs):
+        items = list(row(*args, **kwargs))
+        for j in range(1, len(items)):
+            if sp.simplify(sp.sympify(items[j]) - sp.sympify(items[0])) != 0:
+                items[0], items[j] = items[j], items[0]
+                break
+        return tuple(items)
+    return swapped

@@ -11,6 +11,7 @@ from shufflekit.verify import checks
 from shufflekit.verify.brute_force import histogram_law, hockey_stick, worst_shuffled_delta
 from shufflekit.verify.catalog.seed002.parameters import random_mechanisms
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted
+from shufflekit.verify.mutation import printed
 
 
 @claim(id="002.example4.0.krr-decomposition", paper="002", source="Example 4.0",
@@ -21,7 +22,7 @@ def check_002_example4_0_krr_decomposition(ctx: CheckContext):
     k = sp.Symbol("k", integer=True, positive=True)
     e0 = sp.Symbol("epsilon_0", positive=True)
     mech = make("krr", k=k, eps0=e0)
-    p = 1 / (sp.exp(e0) + k - 1)
+    p = printed(1 / (sp.exp(e0) + k - 1), "p = 1/(e^eps0 + k - 1)")
     # lumped outputs (x, x', z, rest); qU puts p on each of the k-2 outputs other than x, x'
     common = [p, p, p, p]                       # p 1_x + p 1_x' + qU, per output
     own = {"x": 0, "x'": 1, "z": 2}            # where (e^eps0 - 1) p 1_{x_i} adds its mass
