@@ -6,7 +6,6 @@ import numpy as np
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.symbolic import gparv as GP
 
-
 w, v = GP.w, GP.v
 
 u = w ** 2   # e^{eps0}

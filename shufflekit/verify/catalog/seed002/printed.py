@@ -5,7 +5,6 @@ import sympy as sp
 
 from shufflekit.verify.catalog.seed002.parameters import u, v, w
 
-
 ATOMS = (1 - v * u, u - v * u, 1 - v, sp.Integer(0), u - v)
 
 

@@ -5,6 +5,7 @@ import sympy as sp
 
 from shufflekit.mechanisms import make
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted
+from shufflekit.verify.mutation import printed
 
 
 @claim(id="002.sec6.product-blanket", paper="002", source="Sec. 6 and Example 6.0",
@@ -21,7 +22,7 @@ def check_002_sec6_product_blanket(ctx: CheckContext):
             bad.append((y1, y2))
     # Example 6.0: p = 1/(e^{eps0/2}+k-1), rows are products of (e^{eps0/2}p 1_a + p ... )
     k, e0 = 3, sp.Integer(2)
-    p = 1 / (sp.exp(e0 / 2) + k - 1)
+    p = printed(1 / (sp.exp(e0 / 2) + k - 1), "Example 6.0 p = 1/(e^(eps0/2) + k - 1)")
     one = [[sp.exp(e0 / 2) * p if y == x else p for y in range(k)] for x in range(k)]
     ex = [sp.simplify(flat.probs[flat.inputs.index((x1, x2))][flat.outputs.index((y1, y2))]
                       - one[x1][y1] * one[x2][y2])

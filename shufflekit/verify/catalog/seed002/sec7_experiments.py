@@ -5,6 +5,7 @@ import math
 
 from shufflekit.mechanisms import make
 from shufflekit.numeric.blanket import BlanketAccountant
+from shufflekit.verify import checks
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted
 from shufflekit.verify.mutation import printed
 
@@ -26,8 +27,8 @@ def check_002_sec7_joint_stronger_with_k(ctx: CheckContext):
     ok = all(vals[i + 1][0] < vals[i][0] - vals[i][1] for i in range(len(vals) - 1))
     msg = (f"blanket delta (10-RR, total eps0={eps0}, n={n}, eps={eps}) for m=1,2,3: "
            + ", ".join(f"{d:.4g} (err {e:.1g})" for d, e in vals))
-    return confirmed(msg + ": strictly decreasing in m beyond the budgets") if ok else \
-        refuted(msg + ": not decreasing")
+    return checks.decide(ok, msg + (": strictly decreasing in m beyond the budgets" if ok else
+                                    ": not decreasing"), statement="delta decreases as m grows")
 
 
 @claim(id="002.sec7.upper-close-to-lower", paper="002", source="Sec. 7 (experiments)",
