@@ -10,15 +10,16 @@ from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.symbolic import central_gaussian as CG
 from shufflekit.verify import checks
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted
+from shufflekit.verify.mutation import printed
 
 
 @claim(id="000.lem2.6.decreasing", paper="000", source="Lemma 2.6",
        statement=r"f_{n,\varepsilon}(\chi)\ \text{is decreasing in}\ \chi", section="Sec. 2.4")
 def check_000_lem2_6_decreasing(ctx: CheckContext):
     dlog = CG.template_ratio().extras["dlog"]
-    if dlog.is_negative:
-        return confirmed(f"d/dchi log f = {sp.sstr(dlog)} < 0 for chi, eps, n > 0", derivative=sp.sstr(dlog))
-    return refuted(f"d/dchi log f = {sp.sstr(dlog)} is not negative", derivative=sp.sstr(dlog))
+    negative = bool(dlog.is_negative)
+    return checks.decide(negative, f"d/dchi log f = {sp.sstr(dlog)}: negative for chi, eps, n > 0: {negative}",
+                         statement="f is decreasing in chi", derivative=sp.sstr(dlog))
 
 
 @claim(id="000.lem2.6.ratio", paper="000", source="eq. (ratio-f)",
@@ -68,8 +69,9 @@ def check_000_sec2_3_replace_one(ctx):
     delta = max(hs(Pp, Qp, e), hs(Qp, Pp, e), hs(Rp, Qp, e), hs(Qp, Rp, e))
     two = max(hs(Pp, Rp, e * e), hs(Rp, Pp, e * e))
     ratio = two / delta
-    if ratio > 2 * (1 + 1e-9):
+    factor = printed(2, "replace-one delta factor", mutant=lambda f: 1 + e)
+    if ratio > factor * (1 + 1e-9):
         return refuted(f"a mechanism with zero-out delta({eps:.4f}) = {delta:.5g} has replace-one "
-                       f"delta({2 * eps:.4f}) = {two:.5g} = {ratio:.3f} delta > 2 delta; the valid "
+                       f"delta({2 * eps:.4f}) = {two:.5g} = {ratio:.3f} delta > {factor} delta; the valid "
                        f"factor is 1 + e^eps = {1 + e:.3f}", delta=delta, replace_one=two, ratio=ratio)
-    return confirmed(f"ratio {ratio:.3f} <= 2", ratio=ratio)
+    return confirmed(f"ratio {ratio:.3f} <= {float(factor):.4g}", ratio=ratio)

@@ -6,16 +6,15 @@ import sympy as sp
 
 from shufflekit.symbolic import bmg as B
 from shufflekit.symbolic import hcr as H
-from shufflekit.verify.claims import claim, confirmed, not_checkable, refuted
+from shufflekit.verify import checks
+from shufflekit.verify.claims import claim, not_checkable
 
 
 @claim(id="000.thm3.3.hcr-rr", paper="000", source="Thm 3.3",
        statement=r"\mathsf{Err}_1(\mathrm{RR}) \ge \chi_{\mathrm{up}}^2\ (d=1)", section="Sec. 3.2")
 def check_000_thm3_3_hcr_rr(ctx):
-    gap = H.rr().result
-    if sp.simplify(gap) == 0:
-        return confirmed("Err_1 - chi_up^2 = 0 identically in t = 2p - 1: the bound is attained by RR")
-    return refuted(f"gap {gap}")
+    return checks.exact_identity(sp.simplify(H.rr().result), 0,
+                                 what="Err_1 - chi_up^2 identically in t = 2p - 1 (the bound is attained by RR)")
 
 
 @claim(id="000.thm3.3.hcr-gaussian-local", paper="000", source="Thm 3.3",
@@ -26,9 +25,9 @@ def check_000_thm3_3_hcr_gaussian_local(ctx):
     k = H.k
     # k! [a^k] V = (2^k - 1)^2 >= 0 and [a^1] V = 1, so sigma0^2 V >= 1 >= sigma0^2 / chi_up^2 ... i.e. d sigma0^2 >= d/V >= d chi_up^2
     nonneg = all(num.subs(k, kk) >= 0 for kk in range(1, 30))
-    if nonneg and der.extras["c1"] == 1:
-        return confirmed(f"k! [a^k] V = {sp.sstr(num)} >= 0 and [a] V = 1, so sigma0^2 V >= 1; chi_up^2 <= 1/V")
-    return refuted(f"coefficient {num}")
+    return checks.decide(nonneg and der.extras["c1"] == 1,
+                         f"k! [a^k] V = {sp.sstr(num)} >= 0 for k < 30: {nonneg}; [a] V = {der.extras['c1']}; "
+                         f"so sigma0^2 V >= 1 and chi_up^2 <= 1/V", statement="Err_1(GL) >= d chi_up^2")
 
 
 @claim(id="000.thm3.3.hcr-bmg", paper="000", source="Thm 3.3",
@@ -50,11 +49,11 @@ def check_000_thm3_3_hcr_bmg(ctx):
         zs = [mp.mpf(i) / 4 for i in range(-4, 5)] if not ctx.quick else [-1, 1]
         vmax = max(var_at(z) for z in zs)
     err = dv * sv ** 2 / A ** 2 + gv / A
-    if gap == 0 and err >= dv / float(vmax):
-        return confirmed(f"chain chi_up^2 <= 1/(A^2(e^(1/s^2)-1)) <= s^2/A^2 <= Err/d verified; numerically "
-                         f"(gamma, sigma0, d) = (0.9, 3, 2): Err = {err:.6g} >= d/sup Var = {dv / float(vmax):.6g}",
+    return checks.decide(gap == 0 and err >= dv / float(vmax),
+                         f"chain chi_up^2 <= 1/(A^2(e^(1/s^2)-1)) <= s^2/A^2 <= Err/d: gap {sp.sstr(gap)}; "
+                         f"numerically (gamma, sigma0, d) = (0.9, 3, 2): Err = {err:.6g}, d/sup Var = "
+                         f"{dv / float(vmax):.6g}", statement="Err_1(BMG) >= d chi_up^2",
                          err=err, bound=dv / float(vmax))
-    return refuted(f"gap {gap}, Err {err}, bound {dv / float(vmax)}")
 
 
 @claim(id="000.lem3.1.reduction", paper="000", source="Lemma 3.1, Lemma A.2",
