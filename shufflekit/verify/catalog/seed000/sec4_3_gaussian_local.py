@@ -9,8 +9,8 @@ from shufflekit.symbolic import bmg as B
 from shufflekit.symbolic import gaussian_local as GL
 from shufflekit.symbolic import hcr as H
 from shufflekit.verify import checks
-from shufflekit.verify.claims import claim, confirmed, refuted
-
+from shufflekit.verify.claims import claim, confirmed
+from shufflekit.verify.mutation import printed
 
 R = sp.Rational
 
@@ -21,10 +21,9 @@ R = sp.Rational
 def check_000_sec4_3_chi_ratio(ctx):
     # chi_lo^2 <= chi_up^2 <= chi_lo^2 / gamma: lower from R_z >= gamma R_BG, upper from the reference z = 0
     upper = sp.simplify(H.bmg_bound().result / B.chi_lo().result)
-    if sp.simplify(upper - 1 / B.gamma) == 0:
-        return confirmed("chi_lo^2 <= chi_up^2 <= chi_lo^2/gamma (reference x = 0 gives Var = gamma/chi_lo^2); "
-                         "along Thm 4.1 gamma = 1 - chi^(-2/3) -> 1, so chi_up/chi_lo -> 1")
-    return refuted(f"ratio bound {upper}")
+    out = checks.exact_identity(upper, 1 / B.gamma, what="chi_up^2/chi_lo^2 bound from the reference x = 0")
+    limit = sp.limit(upper.subs(B.gamma, 1 - B.chi ** R(-2, 3)), B.chi, sp.oo)
+    return checks.joined(out, checks.exact_identity(limit, 1, what="the bound along Thm 4.1, chi -> oo"))
 
 
 @claim(id="000.prop4.2.ell0", paper="000", source="eq. (ell0-gauss)",
@@ -122,6 +121,9 @@ def check_000_sec4_3_rates(ctx):
     bm = B.err_expansion(3).extras["relative"]
     gl_first = gl.terms[1][0]              # exponent in 1/chi of the second term (relative: minus 2)
     bm_first = bm.terms[1][0]
-    if gl_first - gl.terms[0][0] == 2 and bm_first == R(2, 3):
-        return confirmed("relative excess starts at chi^-2 (GL) and chi^(-2/3) (BMG)")
-    return refuted(f"exponents {gl_first}, {bm_first}")
+    gl_rate = printed(2, "GL excess exponent (chi^-2)")
+    bm_rate = printed(R(2, 3), "BMG excess exponent (chi^-2/3)")
+    ok = gl_first - gl.terms[0][0] == gl_rate and bm_first == bm_rate
+    return checks.decide(ok, f"relative excess starts at chi^-{gl_first - gl.terms[0][0]} (GL) and "
+                         f"chi^-({bm_first}) (BMG); printed {gl_rate}, {bm_rate}",
+                         statement="the excess rates are as printed")
