@@ -12,8 +12,8 @@ import math
 
 from shufflekit.verify import checks
 from shufflekit.verify.catalog.seed000.printed import FIG3_GAMMA, FIG3_N, FIG3_RMSE, FIG3_SIGMA0
-from shufflekit.verify.mutation import printed
 from shufflekit.verify.claims import CheckContext, claim, confirmed, imprecise, refuted
+from shufflekit.verify.mutation import printed
 
 PAPER = "000"
 
@@ -215,9 +215,7 @@ def check_000_num_fig3_calibration(ctx: CheckContext):
        statement=r"\mathsf{BMG}(0.95,4.6)\text{ attains RMSE }3.16\text{ at }n=10^3",
        expected="imprecise", section="Sec. 5")
 def check_000_num_fig3_printed_params_rmse(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import design_for_accuracy, rmse
-
-    from shufflekit.numeric.bmg_design import design_by_index_for_rmse
+    from shufflekit.numeric.bmg_design import design_by_index_for_rmse, design_for_accuracy, rmse
 
     gamma, sigma0 = float(printed(FIG3_GAMMA, "Fig. 3 gamma")), float(printed(FIG3_SIGMA0, "Fig. 3 sigma0"))
     target = float(printed(FIG3_RMSE, "Fig. 3 RMSE"))

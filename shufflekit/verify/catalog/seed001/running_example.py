@@ -27,7 +27,6 @@ from shufflekit.symbolic import fixed_composition as F
 from shufflekit.verify import checks
 from shufflekit.verify.claims import CheckContext
 
-
 W0 = ("7/10", "1/5", "1/10")
 
 

@@ -7,6 +7,7 @@ from shufflekit.numeric import histogram as H
 from shufflekit.verify.brute_force import sequence_laws
 from shufflekit.verify.catalog.seed001.running_example import W0, W0F, W1, W1F
 from shufflekit.verify.claims import claim, confirmed, refuted
+from shufflekit.verify.mutation import printed
 
 
 @claim(id="001.lemma4.1.canonical-linear", paper="001", source="Lemma 4.1",
@@ -14,7 +15,7 @@ from shufflekit.verify.claims import claim, confirmed, refuted
 def check_001_lemma4_1_canonical_linear(ctx):
     n = 4
     P, Q, _ = sequence_laws(W0, W1, n, 0)
-    w = [sp.Rational(b) / sp.Rational(a) for a, b in zip(W0, W1)]
+    w = printed(tuple(sp.Rational(b) / sp.Rational(a) for a, b in zip(W0, W1)), "weights W1(y)/W0(y)")
     bad = [h for h in P if sp.simplify(Q[h] / P[h] - sum(h[i] * w[i] for i in range(3)) / n) != 0]
     if bad:
         return refuted(f"mismatch at histograms {bad[:3]}")
@@ -27,7 +28,8 @@ def check_001_lemma4_1_canonical_linear(ctx):
 def check_001_lemma4_2_conditional(ctx):
     n, k = 4, 2
     P, Q, R = sequence_laws(W0, W1, n, k)
-    bad = [h for h in P if sp.simplify(Q[h] / P[h] - 1 - R[h] / P[h]) != 0]
+    one = printed(1, "the constant 1 in L = 1 + E[r(Y*)|N]")
+    bad = [h for h in P if sp.simplify(Q[h] / P[h] - one - R[h] / P[h]) != 0]
     if bad:
         return refuted(f"mismatch at {bad[:3]}")
     pair = H.shuffled_pair(W0F, W1F, n, k)

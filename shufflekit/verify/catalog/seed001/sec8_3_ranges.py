@@ -8,8 +8,14 @@ import sympy as sp
 
 from shufflekit.symbolic import fixed_composition as F
 from shufflekit.verify import checks
-from shufflekit.verify.catalog.seed001.printed import (BINARY_FORMULA, I_FACTOR, I_RANGE, TABLE3,
-                                                     TABLE3_ROWS_RANGE, UNDERESTIMATE_RANGE)
+from shufflekit.verify.catalog.seed001.printed import (
+    BINARY_FORMULA,
+    I_FACTOR,
+    I_RANGE,
+    TABLE3,
+    TABLE3_ROWS_RANGE,
+    UNDERESTIMATE_RANGE,
+)
 from shufflekit.verify.catalog.seed001.running_example import (
     composition_k,
     fisher_at,
@@ -72,7 +78,7 @@ def check_001_sec8_3_jsd_not_mixture(ctx):
     i, im = fisher_at(0.3), mixture_fisher_at(0.3)
     ok = abs(v - i) < 0.01 * i and abs(v - im) > 0.3 * im
     msg = f"8n JSD = {v:.5f} at n={n}; I_pi = {i:.5f}, I_mix = {im:.5f}"
-    return confirmed(msg) if ok else refuted(msg)
+    return checks.decide(ok, msg, statement="8n JSD approaches I_pi, not I_mix")
 
 
 @claim(id="001.sec8.3.binary-formula", paper="001", source="Sec. 8.3 (binary output)",

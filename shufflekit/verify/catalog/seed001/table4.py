@@ -12,7 +12,6 @@ from shufflekit.verify.catalog.seed001.running_example import (
 )
 from shufflekit.verify.claims import claim
 
-
 for _n, (_v, _ri, _rm) in TABLE4.items():
     @claim(id=f"001.table4.n{_n}.8nJSD", paper="001", source=f"Table 4, n = {_n}",
            statement=rf"8n\,\mathrm{{JSD}}(T_{{{_n},{composition_k(_n)}}}\|T_{{{_n},{composition_k(_n) + 1}}}) = {_v}", section="Table 4")

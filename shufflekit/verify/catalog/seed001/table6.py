@@ -17,7 +17,6 @@ from shufflekit.verify.catalog.seed001.printed import (
 )
 from shufflekit.verify.claims import CheckContext, claim
 
-
 _T6_BOUNDS = {1000: ((0.532, "5.0"), (0.457, "4.3"), (0.442, "4.2")),
               2000: ((0.402, "5.6"), (0.342, "4.8"), (0.301, "4.2")),
               5000: ((0.271, "6.4"), (0.229, "5.4"), (0.183, "4.3")),

@@ -1,8 +1,12 @@
 r"""Seed 003, Sec. 3.4: the boundary regime a_n = e^{eps0}/n."""
 from __future__ import annotations
 
+import sympy as sp
+
 from shufflekit.symbolic import fixed_composition as F
-from shufflekit.verify.claims import claim, confirmed, not_checkable, refuted
+from shufflekit.verify import checks
+from shufflekit.verify.claims import claim, not_checkable
+from shufflekit.verify.mutation import printed
 
 
 @claim(id="003.3.4.boundary", paper="003", source="Sec. 3.4",
@@ -10,10 +14,12 @@ from shufflekit.verify.claims import claim, confirmed, not_checkable, refuted
        section="003 Sec. 3.4")
 def check_003_3_4_boundary(ctx):
     der = F.randomized_response_boundary()
-    if der.extras["lyapunov_limit"] != 1:
-        return refuted(f"Lyapunov ratio/sqrt(a_n) -> {der.extras['lyapunov_limit']}")
-    return confirmed("Lyapunov ratio of the RR privacy loss = sqrt(a_n)(1+O(e^-eps0)); mu_n^2 = chi^2/n ~ a_n "
-                     "(derived); the a_n -> c > 0 Poisson regime is outside this check")
+    lim = der.extras["lyapunov_limit"]
+    rate = printed(sp.Rational(1, 2), "Berry-Esseen rate: exponent of a_n", mutant=lambda p: p + sp.Rational(1, 2))
+    ok = lim.is_finite and lim != 0 and rate <= sp.Rational(1, 2)
+    return checks.decide(ok, f"Lyapunov ratio of the RR privacy loss / sqrt(a_n) -> {lim} (derived); printed "
+                         f"exponent {rate}; the a_n -> c > 0 Poisson regime is outside this check",
+                         statement="rate as printed")
 
 
 @claim(id="003.3.4.critical", paper="003", source="Sec. 3.4",
