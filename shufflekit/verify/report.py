@@ -36,6 +36,10 @@ def to_table(results: list[Result], width: int | None = None) -> str:
     lines.append(f"{s['total']} claims: {s['confirmed']} confirmed, {s['refuted']} refuted, "
                  f"{s['imprecise']} imprecise, {s['not-checkable']} not checkable, "
                  f"{s['error']} error ({s['seconds']:.1f} s)")
+    kinds = s["kinds"]
+    lines.append(f"of which {kinds.get('statement', 0)} statements of the papers, "
+                 f"{kinds.get('proof-step', 0)} steps of their proofs and {kinds.get('refinement', 0)} "
+                 f"refinement(s) of ours (not counted as the papers' statements)")
     if s["errors"]:
         lines.append(f"{len(s['errors'])} check(s) raised (marked E; a bug in the check, not a "
                      f"finding): {', '.join(s['errors'])}")
@@ -61,6 +65,8 @@ def to_markdown(results: list[Result]) -> str:
                       key=lambda r: (_ORDER[r.outcome.verdict], r.claim.id))
         for r in rows:
             ev = r.outcome.evidence.replace("|", "\\|").replace("\n", " ")
+            if r.claim.kind != "statement":
+                ev = f"({r.claim.kind}) " + ev
             out.append(f"| `{r.claim.id}` | {r.claim.source} | **{r.outcome.verdict}** | "
                        f"{r.claim.expected} | {ev} |")
         out.append("")

@@ -35,6 +35,7 @@ def summarise(results: list[Result]) -> dict:
     return {
         "total": len(results),
         **{v: counts.get(v, 0) for v in VERDICTS},
+        "kinds": dict(Counter(r.claim.kind for r in results)),
         "regressions": regressions,
         "errors": errors,
         "seconds": round(sum(r.seconds for r in results), 3),

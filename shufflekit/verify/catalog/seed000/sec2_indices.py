@@ -24,7 +24,7 @@ def check_000_lem2_6_decreasing(ctx: CheckContext):
 
 @claim(id="000.lem2.6.ratio", paper="000", source="eq. (ratio-f)",
        statement=r"\frac{f_{n,\varepsilon}(\chi+\eta)}{f_{n,\varepsilon}(\chi)} = \left(\frac{\chi}{\chi+\eta}\right)^3"
-                 r"\exp\!\left(-\frac{(\chi+\eta)^2-\chi^2}{2}\varepsilon^2 n\right)", section="App. A.2")
+                 r"\exp\!\left(-\frac{(\chi+\eta)^2-\chi^2}{2}\varepsilon^2 n\right)", section="App. A.2", kind="proof-step")
 def check_000_lem2_6_ratio(ctx):
     chi, eta, eps, n = CG.chi, CG.eta, CG.eps, CG.n
     printed = (chi / (chi + eta)) ** 3 * sp.exp(-((chi + eta) ** 2 - chi ** 2) / 2 * eps ** 2 * n)

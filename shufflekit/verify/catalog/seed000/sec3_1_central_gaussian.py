@@ -26,7 +26,7 @@ def check_000_eqA_1_profile(ctx):
 
 
 @claim(id="000.eqA.1.phi-shift", paper="000", source="App. A.1",
-       statement=r"\phi(a\pm b) = \phi(a)e^{\mp ab - b^2/2},\ ab = \varepsilon/2", section="App. A.1")
+       statement=r"\phi(a\pm b) = \phi(a)e^{\mp ab - b^2/2},\ ab = \varepsilon/2", section="App. A.1", kind="proof-step")
 def check_000_eqA_1_phi_shift(ctx):
     a, b = CG.a, CG.b
     phi = lambda t: sp.exp(-t ** 2 / 2) / sp.sqrt(2 * sp.pi)
@@ -38,7 +38,7 @@ def check_000_eqA_1_phi_shift(ctx):
 
 
 @claim(id="000.eqA.1.mills", paper="000", source="eq. (mills)",
-       statement=r"\bar\Phi(t) = \phi(t)\left(\tfrac1t - \tfrac1{t^3} + O(t^{-5})\right)", section="App. A.1")
+       statement=r"\bar\Phi(t) = \phi(t)\left(\tfrac1t - \tfrac1{t^3} + O(t^{-5})\right)", section="App. A.1", kind="proof-step")
 def check_000_eqA_1_mills(ctx):
     M = CG.mills_series(4)
     out = checks.series_coefficients(M, [-1, -3], [1, -1], "Mills ratio coefficients")
@@ -53,7 +53,7 @@ def check_000_eqA_1_mills(ctx):
 
 @claim(id="000.eqA.1.diff-expand", paper="000", source="eq. (diff-expand)",
        statement=r"\left(\tfrac1{a-b}-\tfrac1{(a-b)^3}\right)-\left(\tfrac1{a+b}-\tfrac1{(a+b)^3}\right)"
-                 r" = \tfrac{2b}{a^2} + O\!\left(\tfrac{b}{a^4}\right)", section="App. A.1")
+                 r" = \tfrac{2b}{a^2} + O\!\left(\tfrac{b}{a^4}\right)", section="App. A.1", kind="proof-step")
 def check_000_eqA_1_diff_expand(ctx):
     a, b = CG.a, CG.b
     expr = (1 / (a - b) - 1 / (a - b) ** 3) - (1 / (a + b) - 1 / (a + b) ** 3)
@@ -165,3 +165,56 @@ def check_000_thm3_2_eta(ctx):
                          f"O(1/sigma) part is smaller)", **values)
     return refuted(f"sigma^({sp.sstr(-order)}) eta(sigma) -> {sp.sstr(lead)}: eta is not "
                    f"O(sigma^({sp.sstr(order)}))", **values)
+
+# ---------------------------------------------------------------- Thm 3.2: the steps of its proof
+def _eta_parts():
+    """eta(sigma) of eq. (eta-def-case1) and its two parts, with the chi^(-2/3) coefficient derived
+    (symbolic.bmg) and the constant C of Cor. (chi_lo upper bound) symbolic."""
+    s, C = sp.Symbol("sigma", positive=True), sp.Symbol("C", positive=True)
+    c1 = sp.simplify(B.err_expansion(3).extras["relative"].coefficient_in(R(-2, 3)))
+    bracket = 1 + c1 * (s + 1) ** R(-2, 3) + C * (s + 1) ** R(-4, 3)
+    return s, C, bracket, (s + 1) ** 2 / s ** 2 * bracket - 1
+
+
+@claim(id="000.thm3.2.case1-rewrite", paper="000", source="Thm 3.2 proof, Step 3 Case 1",
+       statement=r"d(\sigma+1)^2\left(1+\tfrac32(\sigma+1)^{-2/3}+C(\sigma+1)^{-4/3}\right) = d\sigma^2(1+\eta(\sigma))",
+       section="Sec. 3.1", kind="proof-step")
+def check_000_thm3_2_case1_rewrite(ctx):
+    s, C, bracket, eta = _eta_parts()
+    d = sp.Symbol("d", positive=True)
+    return checks.exact_identity(d * s ** 2 * (1 + eta), d * (s + 1) ** 2 * bracket,
+                                 what="d sigma^2 (1 + eta) against the Case 1 bound")
+
+
+@claim(id="000.thm3.2.eta-nonnegative", paper="000", source="Thm 3.2 proof, Step 3 Case 1",
+       statement=r"\eta(\sigma)\ge0 \text{ because the bracket is } \ge 1 \text{ and } (\sigma+1)^2/\sigma^2\ge1",
+       section="Sec. 3.1", kind="proof-step")
+def check_000_thm3_2_eta_nonnegative(ctx):
+    """Both factors exceed 1 term by term for sigma > 0 and C > 0 (the assumption C > 0 of the
+    corollary is used here); the product of two numbers >= 1 is >= 1."""
+    s, C, bracket, _ = _eta_parts()
+    factor_gap = sp.simplify((s + 1) ** 2 / s ** 2 - 1)
+    bracket_gap = sp.expand(bracket - 1)
+    terms_positive = all(t.is_positive for t in sp.Add.make_args(bracket_gap))
+    ok = bool(factor_gap.is_positive) and terms_positive
+    return checks.decide(ok, f"(sigma+1)^2/sigma^2 - 1 = {sp.sstr(factor_gap)} > 0: "
+                         f"{factor_gap.is_positive}; bracket - 1 = {sp.sstr(bracket_gap)} has positive "
+                         f"terms for C > 0: {terms_positive}", statement="eta >= 0")
+
+
+@claim(id="000.thm3.2.eta-split", paper="000", source="Thm 3.2 proof, Step 3 Case 1",
+       statement=r"\eta(\sigma) = \left(\tfrac{(\sigma+1)^2}{\sigma^2}-1\right) + \tfrac{(\sigma+1)^2}{\sigma^2}"
+                 r"\left(\tfrac32(\sigma+1)^{-2/3}+C(\sigma+1)^{-4/3}\right) = O(\sigma^{-1})+O(\sigma^{-2/3})",
+       section="Sec. 3.1", kind="proof-step")
+def check_000_thm3_2_eta_split(ctx):
+    s, C, bracket, eta = _eta_parts()
+    first = (s + 1) ** 2 / s ** 2 - 1
+    second = (s + 1) ** 2 / s ** 2 * (bracket - 1)
+    split = checks.exact_identity(first + second, eta, what="the two parts add up to eta")
+    p1 = printed(-1, "order of the first part", mutant=lambda p: p - 1)
+    p2 = printed(R(-2, 3), "order of the second part", mutant=lambda p: p - 1)
+    l1, l2 = sp.limit(first * s ** (-p1), s, sp.oo), sp.limit(second * s ** (-p2), s, sp.oo)
+    orders = checks.decide(l1.is_finite and l2.is_finite,
+                           f"sigma^({sp.sstr(-p1)}) x first part -> {sp.sstr(l1)}, sigma^({sp.sstr(-p2)}) x "
+                           f"second part -> {sp.sstr(l2)}", statement="both parts have the printed orders")
+    return checks.joined(split, orders)

@@ -41,19 +41,19 @@ def check_000_prop3_5_identity(ctx):
 
 
 @claim(id="000.prop3.5.C0", paper="000", source="App. A.4, Step 6",
-       statement=r"C(0) = \frac{(1/2)(1/2)}{(1/\sqrt{2\pi})^2} = \frac{\pi}{2}", section="Sec. 3.3")
+       statement=r"C(0) = \frac{(1/2)(1/2)}{(1/\sqrt{2\pi})^2} = \frac{\pi}{2}", section="Sec. 3.3", kind="proof-step")
 def check_000_prop3_5_C0(ctx):
     return checks.exact_identity(PU.limit_constant().extras["C0"], sp.pi / 2, what="C(0)")
 
 
 @claim(id="000.prop3.5.even", paper="000", source="App. A.4, Step 6",
-       statement=r"C(\tau)=\Phi(\tau)Q(\tau)/\phi(\tau)^2 \text{ is even}", section="Sec. 3.3")
+       statement=r"C(\tau)=\Phi(\tau)Q(\tau)/\phi(\tau)^2 \text{ is even}", section="Sec. 3.3", kind="proof-step")
 def check_000_prop3_5_even(ctx):
     return checks.exact_identity(PU.limit_constant().steps[0][1], 0, what="C(-tau) - C(tau)")
 
 
 @claim(id="000.prop3.5.dlog", paper="000", source="App. A.4, Step 6",
-       statement=r"\frac{d}{d\tau}\log C = \frac{\phi}{\Phi} - \frac{\phi}{Q} + 2\tau", section="Sec. 3.3")
+       statement=r"\frac{d}{d\tau}\log C = \frac{\phi}{\Phi} - \frac{\phi}{Q} + 2\tau", section="Sec. 3.3", kind="proof-step")
 def check_000_prop3_5_dlog(ctx):
     lc = PU.limit_constant()
     tau = PU.tau
@@ -64,7 +64,7 @@ def check_000_prop3_5_dlog(ctx):
 
 @claim(id="000.prop3.5.sign", paper="000", source="App. A.4, Step 6",
        statement=r"\frac{d}{d\tau}\log C(\tau) > 0\ (\tau>0),\ <0\ (\tau<0);\ \tau=0 \text{ unique minimiser}",
-       section="Sec. 3.3")
+       section="Sec. 3.3", kind="proof-step")
 def check_000_prop3_5_sign(ctx):
     n = 60 if ctx.quick else 400
     with mp.workdps(ctx.digits(30)):
@@ -118,7 +118,7 @@ def check_000_prop3_5_liminf(ctx):
 
 
 @claim(id="000.prop3.5.C0-closed", paper="000", source="App. A.4, Step 5",
-       statement=r"C(0,d) = \frac{q}{1-q}\frac{1}{d\alpha^2}\Big|_{\theta=0} \to \frac{\pi}{2}", section="Sec. 3.3")
+       statement=r"C(0,d) = \frac{q}{1-q}\frac{1}{d\alpha^2}\Big|_{\theta=0} \to \frac{\pi}{2}", section="Sec. 3.3", kind="proof-step")
 def check_000_prop3_5_C0_closed(ctx):
     der = PU.constant_at_zero()
     c0 = der.extras["closed_form"]
@@ -130,7 +130,7 @@ def check_000_prop3_5_C0_closed(ctx):
 
 @claim(id="000.prop3.6.quantities", paper="000", source="App. A.5",
        statement=r"\gamma = 1-t,\ \chi_{\mathrm{lo}}^2 = \frac{1-t}{t^2},\ \mathsf{Err}_1 = \frac{1}{t^2}-1",
-       section="Sec. 3.3")
+       section="Sec. 3.3", kind="proof-step")
 def check_000_prop3_6_quantities(ctx):
     b = RR.basics().extras
     t = RR.t

@@ -14,14 +14,14 @@ R = sp.Rational
 
 @claim(id="000.sec4.2.chi-lo", paper="000", source="Sec. 4.2, App. A.6 Step 1",
        statement=r"\chi_{\mathrm{lo}}(\mathcal R^{\mathsf{BMG}})^2 = \frac{\gamma}{(1-\gamma)^2}\frac{1}{e^{1/\sigma_0^2}-1}",
-       section="Sec. 4.2")
+       section="Sec. 4.2", kind="proof-step")
 def check_000_sec4_2_chi_lo(ctx):
     g, s = B.gamma, B.sigma0
     return checks.exact_identity(B.chi_lo().result, g / (1 - g) ** 2 / (sp.exp(1 / s ** 2) - 1), what="chi_lo^2")
 
 
 @claim(id="000.appA.6.variance", paper="000", source="App. A.6 Step 1",
-       statement=r"\mathrm{Var}[\ell_0] = A^2(e^{\|x\|^2/\sigma_0^2}-1),\ \text{increasing in } \|x\|", section="App. A.6")
+       statement=r"\mathrm{Var}[\ell_0] = A^2(e^{\|x\|^2/\sigma_0^2}-1),\ \text{increasing in } \|x\|", section="App. A.6", kind="proof-step")
 def check_000_appA_6_variance(ctx):
     c = B.chi_lo()
     g, s, r = B.gamma, B.sigma0, B.r
@@ -33,7 +33,7 @@ def check_000_appA_6_variance(ctx):
 
 @claim(id="000.appA.6.mgf", paper="000", source="App. A.6 Step 1",
        statement=r"\mathbb E[e^{\langle x,Y\rangle/\sigma_0^2-\|x\|^2/(2\sigma_0^2)}]=1,\ "
-                 r"\mathbb E[e^{2\langle x,Y\rangle/\sigma_0^2-\|x\|^2/\sigma_0^2}]=e^{\|x\|^2/\sigma_0^2}", section="App. A.6")
+                 r"\mathbb E[e^{2\langle x,Y\rangle/\sigma_0^2-\|x\|^2/\sigma_0^2}]=e^{\|x\|^2/\sigma_0^2}", section="App. A.6", kind="proof-step")
 def check_000_appA_6_mgf(ctx):
     from shufflekit.symbolic.gaussian_moments import normal_mgf
     r, s = B.r, B.sigma0
@@ -45,7 +45,7 @@ def check_000_appA_6_mgf(ctx):
 
 
 @claim(id="000.appA.6.cov", paper="000", source="App. A.6 Step 2",
-       statement=r"\mathrm{Cov}(Y) = \sigma_0^2 I_d + \gamma A\,xx^\top", section="App. A.6")
+       statement=r"\mathrm{Cov}(Y) = \sigma_0^2 I_d + \gamma A\,xx^\top", section="App. A.6", kind="proof-step")
 def check_000_appA_6_cov(ctx):
     cv = B.covariance().extras
     g, s, r = B.gamma, B.sigma0, B.r
@@ -55,7 +55,7 @@ def check_000_appA_6_cov(ctx):
 
 
 @claim(id="000.appA.6.err", paper="000", source="eq. (gauss-mix-mse-exact)",
-       statement=r"\sup_x\mathbb E\|\widehat x(Y)-x\|_2^2 = \frac{d\sigma_0^2}{A^2}+\frac{\gamma}{A}", section="App. A.6")
+       statement=r"\sup_x\mathbb E\|\widehat x(Y)-x\|_2^2 = \frac{d\sigma_0^2}{A^2}+\frac{\gamma}{A}", section="App. A.6", kind="proof-step")
 def check_000_appA_6_err(ctx):
     g, s, d = B.gamma, B.sigma0, B.d
     return checks.exact_identity(B.covariance().result, d * s ** 2 / (1 - g) ** 2 + g / (1 - g), what="Err_1")
@@ -71,14 +71,14 @@ def check_000_sec4_2_err_gamma_chi(ctx):
 
 
 @claim(id="000.appA.6.u", paper="000", source="eq. (u-expand)",
-       statement=r"u = \frac{1-A}{A^2\chi^2} = \chi^{-2/3}-\chi^{-4/3}\ (A=\chi^{-2/3})", section="App. A.6")
+       statement=r"u = \frac{1-A}{A^2\chi^2} = \chi^{-2/3}-\chi^{-4/3}\ (A=\chi^{-2/3})", section="App. A.6", kind="proof-step")
 def check_000_appA_6_u(ctx):
     c = B.chi
     return checks.exact_identity(B.err_expansion(3).steps[1][1], c ** R(-2, 3) - c ** R(-4, 3), what="u")
 
 
 @claim(id="000.appA.6.u-small", paper="000", source="App. A.6 Step 3",
-       statement=r"0 < u \le 1/2 \text{ for all sufficiently large } \chi", section="App. A.6")
+       statement=r"0 < u \le 1/2 \text{ for all sufficiently large } \chi", section="App. A.6", kind="proof-step")
 def check_000_appA_6_u_small(ctx):
     h = sp.Symbol("h", positive=True)
     umax = sp.maximum(h - h ** 2, h, sp.Interval(0, 1))
@@ -89,7 +89,7 @@ def check_000_appA_6_u_small(ctx):
 
 
 @claim(id="000.appA.6.log-remainder", paper="000", source="eq. (log-remainder)",
-       statement=r"|\log(1+u) - (u - u^2/2)| \le C_{\log}u^3 \text{ on } (0,1/2]", section="App. A.6")
+       statement=r"|\log(1+u) - (u - u^2/2)| \le C_{\log}u^3 \text{ on } (0,1/2]", section="App. A.6", kind="proof-step")
 def check_000_appA_6_log_remainder(ctx):
     with mp.workdps(ctx.digits(30)):
         us = [mp.mpf(i) / 400 for i in range(1, 201)]
@@ -101,7 +101,7 @@ def check_000_appA_6_log_remainder(ctx):
 
 
 @claim(id="000.appA.6.1overA2u", paper="000", source="eq. (1overA2u)",
-       statement=r"\frac{1}{A^2u} = \frac{\chi^2}{1-A}", section="App. A.6")
+       statement=r"\frac{1}{A^2u} = \frac{\chi^2}{1-A}", section="App. A.6", kind="proof-step")
 def check_000_appA_6_1overA2u(ctx):
     A, c = B.A, B.chi
     u = (1 - A) / (A ** 2 * c ** 2)
@@ -110,7 +110,7 @@ def check_000_appA_6_1overA2u(ctx):
 
 @claim(id="000.appA.6.three-halves", paper="000", source="App. A.6, eq. (dominant-final)",
        statement=r"A + \tfrac{u}{2} = \tfrac32\chi^{-2/3} + O(\chi^{-4/3}),\ "
-                 r"\frac{1}{A^2t} = \chi^2\left(1+\tfrac32\chi^{-2/3}+O(\chi^{-4/3})\right)", section="App. A.6")
+                 r"\frac{1}{A^2t} = \chi^2\left(1+\tfrac32\chi^{-2/3}+O(\chi^{-4/3})\right)", section="App. A.6", kind="proof-step")
 def check_000_appA_6_three_halves(ctx):
     c = B.chi
     u = c ** R(-2, 3) - c ** R(-4, 3)
@@ -123,7 +123,7 @@ def check_000_appA_6_three_halves(ctx):
 
 
 @claim(id="000.appA.6.mixture", paper="000", source="eq. (mixture-relative)",
-       statement=r"\frac{\gamma}{A} = \chi^{2/3}-1,\ \frac{\gamma/A}{d\chi^2} = O(\chi^{-4/3})", section="App. A.6")
+       statement=r"\frac{\gamma}{A} = \chi^{2/3}-1,\ \frac{\gamma/A}{d\chi^2} = O(\chi^{-4/3})", section="App. A.6", kind="proof-step")
 def check_000_appA_6_mixture(ctx):
     c, d = B.chi, B.d
     A = c ** R(-2, 3)

@@ -27,7 +27,7 @@ def check_000_sec4_3_chi_ratio(ctx):
 
 
 @claim(id="000.prop4.2.ell0", paper="000", source="eq. (ell0-gauss)",
-       statement=r"\ell_0(y) = e^{2y/\sigma^2} - e^{y/\sigma^2 + 1/(2\sigma^2)}", section="App. A.8")
+       statement=r"\ell_0(y) = e^{2y/\sigma^2} - e^{y/\sigma^2 + 1/(2\sigma^2)}", section="App. A.8", kind="proof-step")
 def check_000_prop4_2_ell0(ctx):
     s = GL.sigma0
     yv = sp.Symbol("y", real=True)
@@ -39,7 +39,7 @@ def check_000_prop4_2_ell0(ctx):
 
 
 @claim(id="000.prop4.2.V", paper="000", source="eq. (var-ell0-gauss)",
-       statement=r"V = e^{4/\sigma^2}-2e^{2/\sigma^2}+e^{1/\sigma^2}", section="App. A.8")
+       statement=r"V = e^{4/\sigma^2}-2e^{2/\sigma^2}+e^{1/\sigma^2}", section="App. A.8", kind="proof-step")
 def check_000_prop4_2_V(ctx):
     s = GL.sigma0
     return checks.exact_identity(GL.variance().result, sp.exp(4 / s ** 2) - 2 * sp.exp(2 / s ** 2) + sp.exp(1 / s ** 2),
@@ -47,21 +47,21 @@ def check_000_prop4_2_V(ctx):
 
 
 @claim(id="000.prop4.2.V-series", paper="000", source="eq. (V-series-in-a)",
-       statement=r"V = a+\tfrac92a^2+\tfrac{49}{6}a^3+\tfrac{75}{8}a^4+O(a^5)", section="App. A.8")
+       statement=r"V = a+\tfrac92a^2+\tfrac{49}{6}a^3+\tfrac{75}{8}a^4+O(a^5)", section="App. A.8", kind="proof-step")
 def check_000_prop4_2_V_series(ctx):
     return checks.series_coefficients(GL.variance_series(4).result, [1, 2, 3, 4], [1, R(9, 2), R(49, 6), R(75, 8)], "V series")
 
 
 @claim(id="000.prop4.2.inverse", paper="000", source="eq. (chiup-tilde-series-in-sigma)",
        statement=r"\chi_{\mathrm{chua}}^2 = \sigma^2-\tfrac92+\tfrac{145}{12}\sigma^{-2}-27\sigma^{-4}+O(\sigma^{-6})",
-       section="App. A.8")
+       section="App. A.8", kind="proof-step")
 def check_000_prop4_2_inverse(ctx):
     return checks.series_coefficients(GL.inverse_series(4).result, [2, 0, -2, -4], [1, -R(9, 2), R(145, 12), -27], "1/V series")
 
 
 @claim(id="000.prop4.2.reversion", paper="000", source="eq. (sigma2-in-chiup-tilde)",
        statement=r"\sigma^2 = \chi^2+\tfrac92-\tfrac{145}{12}\chi^{-2}+\tfrac{651}{8}\chi^{-4}+O(\chi^{-6})",
-       section="App. A.8")
+       section="App. A.8", kind="proof-step")
 def check_000_prop4_2_reversion(ctx):
     ser = GL.sigma2_in_chi(5).result
     out = checks.series_coefficients(ser, [2, 0, -2, -4], [1, R(9, 2), -R(145, 12), R(651, 8)], "reversion")

@@ -41,7 +41,7 @@ def check_001_prop5_4_RZ_orthogonal(ctx):
 
 
 @claim(id="001.sec5.2.cross-moment", paper="001", source="Sec. 5.2 (display before Prop. 5.4)",
-       statement=r"\mathbb{E}_P[\Delta U] = \mathbb{E}_P[\Delta\,r(Y_\star)] = v", section="Sec. 5")
+       statement=r"\mathbb{E}_P[\Delta U] = \mathbb{E}_P[\Delta\,r(Y_\star)] = v", section="Sec. 5", kind="proof-step")
 def check_001_sec5_2_cross_moment(ctx):
     v = printed(tuple(float(x) for x in W1F - W0F), "v = W1 - W0")
     outs = []

@@ -95,7 +95,7 @@ def check_001_thm6_5_f_divergence(ctx):
 
 
 @claim(id="001.thm6.4.EU2", paper="001", source="Thm 6.4 (proof)",
-       statement=r"\mathbb{E}_PU^2 = I_{k/n}/n + O(n^{-2})", section="Sec. 6")
+       statement=r"\mathbb{E}_PU^2 = I_{k/n}/n + O(n^{-2})", section="Sec. 6", kind="proof-step")
 def check_001_thm6_4_EU2(ctx):
     return checks.remainder_order(lambda n: score_statistics(n)["EU2"] - score_statistics(n)["I"] / n, n_grid(ctx), -2.0,
                                   tol=0.1, what="E U^2 - I_{k/n}/n")
@@ -114,7 +114,7 @@ def check_001_thm6_4_tail(ctx):
 
 
 @claim(id="001.thm6.5.mean-zero", paper="001", source="Thm 6.5 (proof)",
-       statement=r"\mathbb{E}_{T_{n,k}}[L-1] = 0", section="Sec. 6")
+       statement=r"\mathbb{E}_{T_{n,k}}[L-1] = 0", section="Sec. 6", kind="proof-step")
 def check_001_thm6_5_mean_zero(ctx):
     mean = float(printed(0, "E_P[L - 1]"))
     worst = max(abs(score_statistics(n)["EU"] - mean) for n in n_grid(ctx))

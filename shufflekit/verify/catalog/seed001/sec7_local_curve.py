@@ -79,7 +79,7 @@ def check_001_cor7_5_reverse_curve(ctx):
 
 
 @claim(id="001.cor7.5.reverse-identity", paper="001", source="Cor. 7.5 (proof)",
-       statement=r"\delta_{P\|Q}(\varepsilon) = \mathbb{E}_P[(1-e^{\varepsilon}(1+U))_+]", section="Sec. 7")
+       statement=r"\delta_{P\|Q}(\varepsilon) = \mathbb{E}_P[(1-e^{\varepsilon}(1+U))_+]", section="Sec. 7", kind="proof-step")
 def check_001_cor7_5_reverse_identity(ctx):
     pair = shuffled_pair_at(100, 30)
     outs = []
