@@ -90,18 +90,22 @@ def test_cli_mutate_json_reports_kill_rates(capsys):
     assert all(m["killed"] for c in payload["claims"] for m in c["mutants"])
 
 
-PAPERS = ("000", "001", "002", "003")
+# the registry in parts of under a minute each: seed 000's numeric claims apart from its derivations
+PARTS = {"000-derivations": lambda c: c.paper == "000" and not c.check.__module__.endswith("numerics"),
+         "000-numerics": lambda c: c.paper == "000" and c.check.__module__.endswith("numerics"),
+         "001": lambda c: c.paper == "001", "002": lambda c: c.paper == "002",
+         "003": lambda c: c.paper == "003"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("paper", PAPERS)
-def test_registry_kill_rate(paper):
-    """Every checkable claim of the paper is killed: each corruption of what it compares against
-    changes its verdict; the survivors must carry a reason (`not-checkable` or a mutation note).
+@pytest.mark.parametrize("part", PARTS)
+def test_registry_kill_rate(part):
+    """Every checkable claim is killed: each corruption of what it compares against changes its
+    verdict; the survivors must carry a reason (`not-checkable` or a mutation note).
     Target from the issue: >= 95% of checkable claims; the registry currently reaches 100%."""
-    claims = [c for c in load_catalog() if c.paper == paper]
+    claims = [c for c in load_catalog() if PARTS[part](c)]
     records = mutate_claims(claims, CheckContext(quick=True))
     rates = kill_rates(records)
-    assert rates["papers"][paper]["kill_rate"] >= 0.95, rates["survivors"]
+    assert rates["overall"]["kill_rate"] >= 0.95, rates["survivors"]
     assert not rates["survivors"], rates["survivors"]
     assert all(e["reason"] for e in rates["explained"])

@@ -196,7 +196,7 @@ def check_002_sec5_2_hoeffding_error(ctx: CheckContext):
     bad = [(n, pr, bd) for n, pr, bd in out if (pr <= bd) != claimed]
     # also: the correct Hoeffding consequence exp(-2n(a-l)^2/b^2) needs l < a
     if bad:
-        return refuted(f"counterexample (binary RR eps0=0.1, eps=0.05, l={l:.4g} <= 2a^2/b^2="
+        return refuted(f"counterexample (binary RR eps0={e0}, eps={eps}, l={l:.4g} <= 2a^2/b^2="
                        f"{lmax:.4g}): " + ", ".join(f"n={n}: P(S>-nl)={pr:.4g} > bound {bd:.3g}"
                                                     for n, pr, bd in bad)
                        + "; Hoeffding gives exp(-2n(a-l)^2/b^2), valid only for l < a (and "
