@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
             if c.paper != current:
                 current = c.paper
                 print(f"\n[{c.paper}] {PAPERS.get(c.paper, c.paper)}")
-            print(f"  {c.id:<46} {c.section:<22} expected: {c.expected}")
+            kind = "" if c.kind == "statement" else f"  [{c.kind}]"
+            print(f"  {c.id:<46} {c.section:<22} expected: {c.expected}{kind}")
         print(f"\n{len(claims)} claims")
         return 0
     if not claims:

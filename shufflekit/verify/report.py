@@ -1,7 +1,10 @@
 r"""Reports of a verification run: terminal table, JSON, Markdown and LaTeX.
 
-The JSON schema is ``{"claims": [{"id", "paper", "source", "statement",
-"verdict", "expected", "evidence", "seconds", "values"}], "summary": {...}}``.
+The JSON schema is ``{"claims": [{"id", "paper", "source", "statement", "kind",
+"verdict", "expected", "evidence", "seconds", "values"}], "summary": {"total", one count per
+verdict (including "error"), "kinds", "regressions", "errors", "seconds", "ok"}}``.  A mutation
+run (``verify --mutate``) is ``{"papers": {paper: {claims, checkable, killed, not_checkable,
+mutants, mutants_killed, kill_rate}}, "overall", "survivors", "explained", "claims"}``.
 """
 from __future__ import annotations
 
