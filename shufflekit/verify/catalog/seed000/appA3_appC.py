@@ -67,3 +67,28 @@ def check_000_appC_ell_eps(ctx):
     ours = law.a + law.b * sp.exp(law.s * z + law.m)
     printed = g + (1 - g) * sp.exp(r * (s * z) / s ** 2 - r ** 2 / (2 * s ** 2)) - sp.exp(eps)  # y = sigma0 z
     return checks.exact_identity(ours, printed, what="l_eps of BMG against its blanket")
+
+
+@claim(id="000.lemA.3.proof-blanket", paper="000", source="Lemma A.3 proof",
+       statement=r"\text{the proof's blanket of } \mathcal K\circ\mathcal R \text{ is } \mathcal K\circ(\gamma\omega)"
+                 r"\text{ (mass } \gamma\text{), taken to be the blanket the indices of } \mathcal K\circ\mathcal R \text{ use}",
+       expected="imprecise", section="App. A.3", kind="proof-step")
+def check_000_lemA_3_proof_blanket(ctx):
+    """The step the statement does not state: the proof keeps the pushed-forward blanket
+    K o (gamma omega) for K o R, while chi_lo, chi_up, gamma of K o R are defined with its own
+    maximal blanket.  The two agree when the maximal blanket of K o R has mass gamma; a concrete
+    pair (R, K) where it is larger names the gap (imprecise); none found: confirmed."""
+    third = sp.Rational(1, 3)
+    R = FiniteMechanism.from_matrix([[third, 2 * third], [2 * third, third]])
+    K = [[1, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]]
+    gamma = R.blanket().gamma
+    maximal = R.post_process(K).blanket().gamma
+    pushed = R.post_process(K, push_blanket=True).blanket().gamma
+    same = printed(True, "the maximal blanket of K o R has the pushed-forward mass")
+    vals = dict(gamma=str(gamma), maximal=str(maximal), pushed=str(pushed))
+    if (maximal == pushed) == same:
+        return confirmed(f"gamma(K o R) = {maximal} equals the pushed-forward mass {pushed}", **vals)
+    return imprecise(f"R = [[1/3, 2/3], [2/3, 1/3]], K = [[1, 0], [1/2, 1/2]]: the maximal blanket of K o R "
+                     f"has mass {maximal}, the proof's pushed-forward blanket {pushed} (= gamma(R) = {gamma}); "
+                     f"the proof shows monotonicity for the latter, so the statement holds only with the "
+                     f"blanket of K o R taken as K o (gamma omega) (see 000.lemA.3.post-processing)", **vals)
