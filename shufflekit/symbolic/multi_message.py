@@ -55,7 +55,7 @@ def bundled_chi2(m: int, d: int = 2) -> Derivation:
         total += prob * ratio ** 2
     bundled = sp.expand(total) - 1
     last = (1 + chi2 - sum(p[i] * w[i] ** 2 for i in range(d - 1))) / w[d - 1] ** 2
-    result = sp.expand(sp.simplify(bundled.subs(p[d - 1], last)))
+    result = sp.expand(bundled.subs(p[d - 1], last))
     leftover = result.free_symbols - {chi2}
     if leftover:
         raise ArithmeticError(f"bundled chi^2 for m={m} still depends on {sorted(map(str, leftover))}")
@@ -69,14 +69,30 @@ def bundled_chi2(m: int, d: int = 2) -> Derivation:
         lhs=rf"\chi^2(W_1^{{\otimes {m}}}\|W_0^{{\otimes {m}}})")
 
 
+def overlap_counts(N: int, m: int) -> list[int]:
+    """Number of m-subsets T of {0, ..., N-1} with |T n {0, ..., m-1}| = j, for j = 0..m: a scan
+    over the positions keeping, for every (|T so far|, overlap so far), how many partial subsets
+    reach it (each position is either left out or put in T)."""
+    ways = {(0, 0): 1}
+    for pos in range(N):
+        step: dict = {}
+        for (size, overlap), count in ways.items():
+            step[(size, overlap)] = step.get((size, overlap), 0) + count
+            if size < m:
+                key = (size + 1, overlap + (pos < m))
+                step[key] = step.get(key, 0) + count
+        ways = step
+    return [ways.get((m, j), 0) for j in range(m + 1)]
+
+
 @lru_cache(maxsize=None)
 def overlap_weights(m: int) -> Derivation:
     r"""Law of the overlap :math:`J = |S\cap T|` of two independent uniform :math:`m`-subsets of the
     :math:`nm` message positions, as rational functions of :math:`n` (seed 001, Sec. 9.2).
 
     Derived by counting: positions are exchangeable, so fix :math:`S = \{0,\dots,m-1\}` and
-    enumerate every :math:`m`-subset :math:`T` for :math:`n = 1,\dots,2m+1`; each weight is then the
-    degree-:math:`(m, m)` rational interpolant in :math:`n`, confirmed at two further values of
+    count every :math:`m`-subset :math:`T` by its overlap (:func:`overlap_counts`) for
+    :math:`n = 1,\dots,2m+1`; each weight is then the degree-:math:`(m, m)` rational interpolant in :math:`n`, confirmed at two further values of
     :math:`n`.
     """
     from sympy.polys.polyfuncs import rational_interpolate
@@ -85,9 +101,7 @@ def overlap_weights(m: int) -> Derivation:
     points = list(range(1, 2 * m + 4))
     table = []
     for nn in points:
-        counts = [0] * (m + 1)
-        for T in itertools.combinations(range(nn * m), m):
-            counts[sum(1 for i in T if i < m)] += 1
+        counts = overlap_counts(nn * m, m)
         total = sum(counts)
         table.append([sp.Rational(c, total) for c in counts])
     fit, held_out = points[:2 * m + 1], points[2 * m + 1:]

@@ -20,6 +20,15 @@ def test_bundled_from_product_ratio(m):
     assert sp.expand(der.result - ((1 + MM.chi2) ** m - 1)) == 0
 
 
+@pytest.mark.parametrize("N, m", [(6, 2), (9, 3), (8, 1), (12, 4)])
+def test_overlap_counts_match_enumeration(N, m):
+    S = set(range(m))
+    counts = [0] * (m + 1)
+    for T in itertools.combinations(range(N), m):
+        counts[len(S & set(T))] += 1
+    assert MM.overlap_counts(N, m) == counts
+
+
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_overlap_weights_are_the_hypergeometric_law(m):
     """The counted-and-interpolated weights equal C(m,j) C(nm-m,m-j) / C(nm,m) (seed 001, Sec. 9.2)."""
