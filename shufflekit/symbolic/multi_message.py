@@ -92,8 +92,8 @@ def overlap_weights(m: int) -> Derivation:
 
     Derived by counting: positions are exchangeable, so fix :math:`S = \{0,\dots,m-1\}` and
     count every :math:`m`-subset :math:`T` by its overlap (:func:`overlap_counts`) for
-    :math:`n = 1,\dots,2m+1`; each weight is then the degree-:math:`(m, m)` rational interpolant in :math:`n`, confirmed at two further values of
-    :math:`n`.
+    :math:`n = 1,\dots,2m+1`; each weight is then the degree-:math:`(m, m)` rational interpolant
+    in :math:`n`, confirmed at two further values of :math:`n`.
     """
     from sympy.polys.polyfuncs import rational_interpolate
 
