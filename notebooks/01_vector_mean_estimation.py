@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -353,7 +355,7 @@ for (title, k), (s, e) in slopes.items():
 # ## How these figures compare with the paper
 #
 # Written from a full-resolution run (the printed numbers above are the evidence; the claims
-# `000.num.*` of `shufflekit.verify.catalog.takagi_liew_numeric` check the same statements).
+# `000.num.*` of `shufflekit.verify.catalog.seed000.numerics` check the same statements).
 #
 # * **Figure 1.** The paper does not state its $\varepsilon$ axis.  Our BMG points come from a grid
 #   of target RMSEs between 0.03 and 1, which at $n = 10^4$ covers $\varepsilon \approx 10^{-4}$ to

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -25,7 +27,8 @@
 #   $T_{n,k}, T_{n,k+1}$ (`shufflekit.numeric.histogram`, a dynamic program over all histograms);
 # * the mechanism-wide bounds of Table 6 come from `shufflekit.numeric.baselines`.
 #
-# The paper's printed values appear only in the `PRINTED_*` dictionaries, as the values to
+# The paper's printed values are read as data from the claim catalog
+# (`shufflekit.verify.catalog.seed001.printed`, the values `shufflekit verify` checks), as the values to
 # compare with.  Each table cell shows *ours* next to *paper*; the mark says whether our value
 # rounds to the printed digits (`=`), misses by one unit in the last digit (`~`), or differs (`x`).
 
@@ -43,6 +46,7 @@ from shufflekit.numeric.gaussian import gdp_delta
 from shufflekit.symbolic import fixed_composition as F
 from shufflekit.symbolic import multi_message as MM
 from shufflekit.verify import checks
+from shufflekit.verify.catalog.seed001 import printed as PRINTED
 
 
 
@@ -101,8 +105,7 @@ def at(expr, p) -> float:
 # The "mixture underestimate" is $1 - I^{\rm mix}_\pi / I_\pi$.
 
 # %%
-PRINTED_T3 = {0.2: ("1.566", "1.445", "1.252", "20.0%"), 0.3: ("1.635", "1.445", "1.217", "25.6%"),
-              0.5: ("1.794", "1.445", "1.238", "31.0%"), 0.7: ("1.988", "1.445", "1.402", "29.4%")}
+PRINTED_T3 = PRINTED.TABLE3
 rows = []
 for p, (pi_s, chi_s, mix_s, under_s) in PRINTED_T3.items():
     a, m = at(I_pi, p), at(I_mix, p)
@@ -119,11 +122,11 @@ scan = np.linspace(0.05, 0.95, 1801 if not QUICK else 181)
 I_scan, M_scan = i_pi(scan), i_mix(scan)
 under = 1 - M_scan / I_scan
 show(table(["quantity", "ours (paper) mark"], [
-    [r"min $I_\pi$", cell(I_scan.min(), "1.47")],
-    [r"max $I_\pi$", cell(I_scan.max(), "2.30")],
-    ["max / min", cell(I_scan.max() / I_scan.min(), "1.56")],
-    ["smallest underestimate", cell(under.min(), "6.5%")],
-    ["largest underestimate", cell(under.max(), "31.3%")],
+    [r"min $I_\pi$", cell(I_scan.min(), PRINTED.I_RANGE[0])],
+    [r"max $I_\pi$", cell(I_scan.max(), PRINTED.I_RANGE[1])],
+    ["max / min", cell(I_scan.max() / I_scan.min(), PRINTED.I_FACTOR)],
+    ["smallest underestimate", cell(under.min(), PRINTED.UNDERESTIMATE_RANGE[0])],
+    ["largest underestimate", cell(under.max(), PRINTED.UNDERESTIMATE_RANGE[1])],
 ]))
 
 # %% [markdown]
@@ -156,8 +159,7 @@ save(fig, "fixed_composition_I_pi")
 # $8n\,\mathrm{JSD}/I - 1$ with $I = I_{0.3}$ or $I^{\rm mix}_{0.3}$.
 
 # %%
-PRINTED_T4 = {200: ("1.6373", "0.15%", "34.5%"), 400: ("1.6361", "0.07%", "34.4%"),
-              800: ("1.6355", "0.04%", "34.4%")}
+PRINTED_T4 = PRINTED.TABLE4
 PI_T = 0.3
 pairs = {}
 rows = []
@@ -182,12 +184,9 @@ N5 = 800
 pair5 = pairs.get(N5) or H.shuffled_pair(W0F, W1F, N5, round(PI_T * N5))
 mu_n = math.sqrt(at(I_pi, PI_T) / N5)
 mu_mix = math.sqrt(at(I_mix, PI_T) / N5)
-print(f"mu_n = {checks.round_like(mu_n, '0.0452')} (paper 0.0452) {mark(mu_n, '0.0452')};  "
+print(f"mu_n = {checks.round_like(mu_n, PRINTED.MU_N_800)} (paper {PRINTED.MU_N_800}) {mark(mu_n, PRINTED.MU_N_800)};  "
       f"mixture mu = {mu_mix:.4f}")
-PRINTED_T5 = {0.5: ("0.0226", "8.96e-3", "9.04e-3", "0.9%", "6.88e-3", "-23%"),
-              1.0: ("0.0452", "3.73e-3", "3.85e-3", "3.2%", "2.43e-3", "-35%"),
-              1.5: ("0.0678", "1.27e-3", "1.37e-3", "7.7%", "6.71e-4", "-47%"),
-              2.0: ("0.0904", "3.47e-4", "4.02e-4", "16%", "1.42e-4", "-59%")}
+PRINTED_T5 = PRINTED.TABLE5
 rows = []
 for t, (e_s, ex_s, fc_s, fcr_s, mx_s, mxr_s) in PRINTED_T5.items():
     eps = t * mu_n
@@ -252,7 +251,7 @@ binary = F.binary_output_fisher()
 p0, p1 = binary.extras["p0"], binary.extras["p1"]
 print("binary I_pi =", binary.result)
 print("with p1 = 1 - p0:", sp.simplify(binary.result.subs(p1, 1 - p0)), "(no pi)")
-printed_binary = sp.Rational(9, 100) / (sp.Rational(21, 100) + sp.Rational(3, 100) * F.pi)  # as printed
+printed_binary = PRINTED.BINARY_FORMULA  # as printed
 for sol in F.identify_binary_channel(printed_binary):
     print(f"printed formula = I_pi of (p0, p1) = ({sol['p0']}, {sol['p1']});"
           f" composition independent: {sol['composition_independent']}")
@@ -269,8 +268,7 @@ print("printed formula at pi = 0, 1:", float(printed_binary.subs(F.pi, 0)), floa
 
 # %%
 EPS0, DELTA = 1.0, 1e-5
-PRINTED_T6 = {1000: ("0.105", "0.532", "0.457", "0.442"), 2000: ("0.071", "0.402", "0.342", "0.301"),
-              5000: ("0.043", "0.271", "0.229", "0.183"), 10000: ("0.029", "0.199", "0.167", "0.126")}
+PRINTED_T6 = {n: (PRINTED.TABLE6[n], *PRINTED.TABLE6_FMT[n], PRINTED.TABLE6_BALLE[n]) for n in PRINTED.TABLE6}
 q = 1 / (1 + math.exp(EPS0))
 rr = randomized_response(1)  # the same mechanism, symbolic, for the blanket bounds below
 assert baselines.stronger_clone_applies(rr)[0]

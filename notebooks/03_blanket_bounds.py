@@ -369,7 +369,7 @@ show("\n".join(rows))
 w, v = GP.w, GP.v
 u = w ** 2
 # the printed rows of Table 1 are transcribed once, in the claim catalog
-from shufflekit.verify.catalog.su_cheng_wang import ATOMS, PRINTED_TABLE1 as PRINTED  # noqa: E402
+from shufflekit.verify.catalog.seed002.printed import ATOMS, TABLE1 as PRINTED  # noqa: E402
 
 K_TABLE = 2 if QUICK else 3
 k_sym = sp.Symbol("k", integer=True, positive=True)

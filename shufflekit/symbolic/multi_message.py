@@ -37,28 +37,87 @@ def _check_m(m: int) -> int:
 
 @lru_cache(maxsize=None)
 def bundled_chi2(m: int, d: int = 2) -> Derivation:
-    r"""Derive :math:`\chi^2(W_1^{\otimes m}\|W_0^{\otimes m}) = (1+\chi^2)^m - 1` from the product
-    likelihood ratio, by summing over all :math:`d^m` output sequences of a generic channel."""
+    r"""Derive :math:`\chi^2(W_1^{\otimes m}\|W_0^{\otimes m})` from the product likelihood ratio.
+
+    Sum :math:`W_0^{\otimes m}(y)\,(\prod_j w(y_j))^2` over all :math:`d^m` output sequences of a
+    generic channel (:math:`p_i = W_0(i)`, :math:`w_i = W_1(i)/W_0(i)`), subtract 1, then eliminate
+    :math:`p_{d-1}` with the definition :math:`\chi^2 = \sum_i p_i w_i^2 - 1` (seed 001, Sec. 9.3).
+    Every channel symbol must cancel; the result is :math:`(1+\chi^2)^m - 1` as a polynomial in
+    :math:`\chi^2`, found here, not typed.
+    """
     m = _check_m(m)
     p = sp.symbols(f"p0:{d}", positive=True)        # W0
     w = sp.symbols(f"w0:{d}", positive=True)        # likelihood ratios W1/W0
-    second = sum(p[i] * w[i] ** 2 for i in range(d))  # E w^2 = 1 + chi^2
     total = 0
     for seq in itertools.product(range(d), repeat=m):
         prob = sp.Mul(*[p[i] for i in seq])
         ratio = sp.Mul(*[w[i] for i in seq])
         total += prob * ratio ** 2
     bundled = sp.expand(total) - 1
-    gap = sp.expand(bundled - ((second - 1 + 1) ** m - 1))
-    result = (1 + chi2) ** m - 1
+    last = (1 + chi2 - sum(p[i] * w[i] ** 2 for i in range(d - 1))) / w[d - 1] ** 2
+    result = sp.expand(bundled.subs(p[d - 1], last))
+    leftover = result.free_symbols - {chi2}
+    if leftover:
+        raise ArithmeticError(f"bundled chi^2 for m={m} still depends on {sorted(map(str, leftover))}")
     return Derivation(
         id=f"multi-message.bundled-chi2.m{m}", title=f"bundled chi-square for m = {m}",
         result=result, variables=(chi2,),
-        assumptions=("E_{W0} w = 1", "chi^2 = E_{W0} w^2 - 1", f"generic channel on {d} symbols"),
+        assumptions=("chi^2 = E_{W0} w^2 - 1", f"generic channel on {d} symbols"),
         source="seed 001, Sec. 9.3; seed 003, Sec. 3.3",
         steps=(("E_{W0^m} prod_j w(Y_j)^2 - 1 (sum over sequences)", bundled),
-               ("minus ((E w^2)^m - 1)", gap)),
-        lhs=rf"\chi^2(W_1^{{\otimes {m}}}\|W_0^{{\otimes {m}}})", extras={"gap": gap})
+               ("with p_last eliminated through chi^2", result)),
+        lhs=rf"\chi^2(W_1^{{\otimes {m}}}\|W_0^{{\otimes {m}}})")
+
+
+def overlap_counts(N: int, m: int) -> list[int]:
+    """Number of m-subsets T of {0, ..., N-1} with |T n {0, ..., m-1}| = j, for j = 0..m: a scan
+    over the positions keeping, for every (|T so far|, overlap so far), how many partial subsets
+    reach it (each position is either left out or put in T)."""
+    ways = {(0, 0): 1}
+    for pos in range(N):
+        step: dict = {}
+        for (size, overlap), count in ways.items():
+            step[(size, overlap)] = step.get((size, overlap), 0) + count
+            if size < m:
+                key = (size + 1, overlap + (pos < m))
+                step[key] = step.get(key, 0) + count
+        ways = step
+    return [ways.get((m, j), 0) for j in range(m + 1)]
+
+
+@lru_cache(maxsize=None)
+def overlap_weights(m: int) -> Derivation:
+    r"""Law of the overlap :math:`J = |S\cap T|` of two independent uniform :math:`m`-subsets of the
+    :math:`nm` message positions, as rational functions of :math:`n` (seed 001, Sec. 9.2).
+
+    Derived by counting: positions are exchangeable, so fix :math:`S = \{0,\dots,m-1\}` and
+    count every :math:`m`-subset :math:`T` by its overlap (:func:`overlap_counts`) for
+    :math:`n = 1,\dots,2m+1`; each weight is then the degree-:math:`(m, m)` rational interpolant
+    in :math:`n`, confirmed at two further values of :math:`n`.
+    """
+    from sympy.polys.polyfuncs import rational_interpolate
+
+    m = _check_m(m)
+    points = list(range(1, 2 * m + 4))
+    table = []
+    for nn in points:
+        counts = overlap_counts(nn * m, m)
+        total = sum(counts)
+        table.append([sp.Rational(c, total) for c in counts])
+    fit, held_out = points[:2 * m + 1], points[2 * m + 1:]
+    weights = []
+    for j in range(m + 1):
+        f = sp.factor(rational_interpolate([(x, table[i][j]) for i, x in enumerate(fit)], m, X=n))
+        for i, x in enumerate(points):
+            if x in held_out and f.subs(n, x) != table[i][j]:
+                raise ArithmeticError(f"overlap weight j={j} is not a degree-{m} rational function of n")
+        weights.append(f)
+    return Derivation(
+        id=f"multi-message.overlap-weights.m{m}", title=f"overlap law of two m-subsets, m = {m}",
+        result=sp.Matrix(weights), variables=(n,), assumptions=("positions exchangeable",),
+        source="seed 001, Sec. 9.2",
+        steps=(("counted at n = 1..%d, interpolated in n" % (2 * m + 1), sp.Matrix(weights)),),
+        lhs=r"\mathbb{P}(|S\cap T| = j)")
 
 
 @lru_cache(maxsize=None)
@@ -67,9 +126,8 @@ def unbundled_chi2(m: int) -> Derivation:
     from :math:`\mathbb{E}_P[L^{(m)2}]` (pairs of :math:`m`-subsets overlapping in :math:`j` positions),
     and its leading :math:`1/n` coefficient (the unbundled Fisher constant)."""
     m = _check_m(m)
-    N = n * m
-    weights = [sp.binomial(m, j) * sp.expand_func(sp.binomial(N - m, m - j)) / sp.expand_func(sp.binomial(N, m))
-               for j in range(m + 1)]
+    weights = list(overlap_weights(m).result)
+    # E_P[prod_{i in S} w(Y_i) prod_{i in T} w(Y_i)] = (E w^2)^{|S n T|} (E w)^{|S ^ T|} = (1 + chi^2)^J
     exact = sp.simplify(sum(weights[j] * (1 + chi2) ** j for j in range(m + 1)) - 1)
     x = sp.Symbol("x", positive=True)
     ser = sp.series(exact.subs(n, 1 / x), x, 0, 3).removeO()
@@ -79,7 +137,7 @@ def unbundled_chi2(m: int) -> Derivation:
         id=f"multi-message.unbundled-chi2.m{m}", title=f"unbundled shuffled chi-square for m = {m}",
         result=exact, variables=(n, chi2), assumptions=("canonical pair", f"m = {m} messages per user"),
         source="seed 001, Sec. 9.1-9.2",
-        steps=(("overlap weights C(m,j) C(nm-m,m-j)/C(nm,m)", sp.Matrix(weights)),
+        steps=(("overlap weights P(J = j) (derived by counting)", sp.Matrix(weights)),
                ("E_P[L^2] - 1", exact), ("coefficient of 1/n", lead), ("coefficient of 1/n^2", second)),
         lhs=r"\chi^2(T^{(m)}_{n,1}\|T^{(m)}_{n,0})", extras={"lead": lead, "second": second})
 
@@ -159,4 +217,5 @@ def brute_force_likelihood_ratio(w0: Sequence, w1: Sequence, n_users: int, m: in
 
 def derivations(m: int = 2) -> list[Derivation]:
     """Every derivation of this module for ``m`` messages per user."""
-    return [bundled_chi2(m), bundled_shuffled_chi2(m), unbundled_chi2(m), bundled_minus_unbundled(m)]
+    return [bundled_chi2(m), overlap_weights(m), bundled_shuffled_chi2(m), unbundled_chi2(m),
+            bundled_minus_unbundled(m)]

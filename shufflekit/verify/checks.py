@@ -1,7 +1,10 @@
 r"""Shared check kinds: the machinery every catalog module uses.
 
 Each function compares something *we* derived or computed with what a paper
-prints and returns an :class:`~shufflekit.verify.claims.Outcome`.
+prints and returns an :class:`~shufflekit.verify.claims.Outcome`.  What it compares
+against (the ``printed`` value, the claimed order, the direction of an inequality) is
+declared through :func:`shufflekit.verify.mutation.printed`, so the mutation harness can
+corrupt it and see the verdict change.
 
 * :func:`exact_identity`     -- two sympy expressions are identical (simplify to 0).
 * :func:`numeric_agreement`  -- two numbers agree to a relative tolerance.
@@ -10,6 +13,9 @@ prints and returns an :class:`~shufflekit.verify.claims.Outcome`.
                                 order (fitted log-log slope on a geometric grid).
 * :func:`sandwich`           -- lower <= exact <= upper on every point.
 * :func:`inequality_holds`   -- a property holds on every listed example.
+* :func:`series_coefficients` -- coefficients of a derived series equal the printed ones.
+* :func:`all_confirmed`      -- several sub-checks, confirmed only when each one is.
+* :func:`joined`             -- two sub-checks in sequence (the first failure wins).
 * :func:`property_holds`     -- a property holds on examples drawn by hypothesis
                                 (derandomised unless ``ctx.thorough``; the failing
                                 example is shrunk and reported).
@@ -22,6 +28,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import sympy as sp
 
+from shufflekit.verify import mutation as M
 from shufflekit.verify.claims import Outcome, confirmed, imprecise, refuted
 
 Number = Any
@@ -35,7 +42,7 @@ def exact_identity(derived: sp.Expr, printed: sp.Expr, *, what: str = "",
     formula, ``imprecise`` for e.g. a wrong higher-order coefficient).
     """
     derived = sp.sympify(derived)
-    printed = sp.sympify(printed)
+    printed = sp.sympify(M.printed(printed, what or "printed expression"))
     diff = sp.simplify(sp.expand(derived - printed))
     label = f"{what}: " if what else ""
     if diff == 0:
@@ -60,6 +67,7 @@ def numeric_agreement(computed: Number, printed: Number, *, rel_tol: float,
 
     ``why`` must say why the tolerance has that size; it is kept in the evidence.
     """
+    printed = M.printed(printed, what or "printed number")
     err = relative_error(computed, printed)
     label = f"{what}: " if what else ""
     msg = (f"{label}computed {float(computed):.10g}, printed {float(printed):.10g}, "
@@ -106,6 +114,7 @@ def printed_digits(computed: Number, printed: str, *, what: str = "") -> Outcome
     A cell that is off by one unit in the last printed digit is ``imprecise``
     (a rounding or truncation slip); anything further is ``refuted``.
     """
+    printed = M.printed(printed, what or "printed cell")
     ours = round_like(computed, printed)
     label = f"{what}: " if what else ""
     vals = dict(computed=float(computed), printed=printed, rounded=ours)
@@ -151,6 +160,9 @@ def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number
     direction of faster decay, which means the claimed order is conservative
     but true; that is reported in the evidence).
     """
+    increasing = float(grid[-1]) > float(grid[0])
+    claimed_slope = M.printed(claimed_slope, f"{what or 'remainder'}: claimed order",
+                              mutant=M.stronger_order("inf" if increasing else "zero"))
     ys = [remainder(x) for x in grid]
     slope = fitted_slope(grid, ys)
     label = f"{what}: " if what else ""
@@ -158,7 +170,6 @@ def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number
            f"{float(grid[-1]):.3g}] (claimed {claimed_slope:g}, tolerance {tol:g})")
     vals = dict(slope=slope, claimed=claimed_slope,
                 grid=[float(x) for x in grid], remainders=[float(abs(y)) for y in ys])
-    increasing = float(grid[-1]) > float(grid[0])
     if abs(slope - claimed_slope) <= tol:
         return confirmed(msg, **vals)
     faster = slope < claimed_slope if increasing else slope > claimed_slope
@@ -169,11 +180,12 @@ def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number
 
 def sandwich(points: Iterable[tuple[Any, Number, Number, Number]], *, what: str = "") -> Outcome:
     """Confirm ``lower <= exact <= upper`` for each ``(label, lower, exact, upper)``."""
+    holds = M.printed(True, f"{what or 'sandwich'}: lower <= exact <= upper")
     bad = []
     n = 0
     for label, lo, ex, up in points:
         n += 1
-        if not (float(lo) <= float(ex) <= float(up)):
+        if (float(lo) <= float(ex) <= float(up)) != holds:
             bad.append((label, float(lo), float(ex), float(up)))
     prefix = f"{what}: " if what else ""
     if bad:
@@ -185,10 +197,11 @@ def sandwich(points: Iterable[tuple[Any, Number, Number, Number]], *, what: str 
 def inequality_holds(examples: Iterable[Any], predicate: Callable[[Any], bool], *,
                      what: str = "") -> Outcome:
     """Confirm that ``predicate`` holds on every example; report the first failure."""
+    holds = M.printed(True, f"{what}: holds on every example")
     n = 0
     for ex in examples:
         n += 1
-        if not predicate(ex):
+        if bool(predicate(ex)) != holds:
             return refuted(f"{what}: counterexample {ex!r}", counterexample=repr(ex), checked=n)
     return confirmed(f"{what}: holds on all {n} examples", checked=n)
 
@@ -202,6 +215,7 @@ def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str
     """
     from hypothesis import HealthCheck, given, settings
 
+    holds = M.printed(True, f"{what}: holds on every example")
     seen: list = []
     failing: list = []
 
@@ -210,7 +224,7 @@ def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str
     @given(strategy)
     def _run(example):
         seen.append(1)
-        if not predicate(example):
+        if bool(predicate(example)) != holds:
             failing.append(example)
             raise AssertionError(what)
 
@@ -220,3 +234,50 @@ def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str
         ex = failing[-1]
         return refuted(f"{what}: counterexample {ex!r}", counterexample=repr(ex), checked=len(seen))
     return confirmed(f"{what}: holds on {len(seen)} hypothesis examples", checked=len(seen))
+
+
+def series_coefficients(series, exps: Sequence[Any], printed: Sequence[Any], what: str) -> Outcome:
+    """Confirm that the coefficients of ``series`` at the exponents ``exps`` equal ``printed``.
+
+    ``series`` is a :class:`~shufflekit.symbolic.series.Series` (``coefficient_in(e)``).
+    """
+    printed = [M.printed(pv, f"{what}: coefficient at exponent {e}") for e, pv in zip(exps, printed)]
+    derived = [sp.simplify(series.coefficient_in(e)) for e in exps]
+    bad = [e for e, dv, pv in zip(exps, derived, printed) if sp.simplify(dv - pv) != 0]
+    if bad:
+        return refuted(f"{what}: derived coefficients {derived} differ from printed {list(printed)} "
+                       f"at exponents {bad}", derived=[str(v) for v in derived],
+                       printed=[str(v) for v in printed])
+    return confirmed(f"{what}: derived coefficients {derived} equal the printed ones",
+                     derived=[str(v) for v in derived])
+
+
+def all_confirmed(outcomes: Iterable[Outcome], what: str) -> Outcome:
+    """The first sub-check that is not confirmed, or one confirmation naming them all."""
+    outcomes = list(outcomes)
+    bad = [o for o in outcomes if o.verdict != "confirmed"]
+    if bad:
+        return bad[0]
+    return confirmed(f"{what}: all {len(outcomes)} sub-checks confirmed")
+
+
+def joined(first: Outcome, second: Outcome) -> Outcome:
+    """Confirmed when both are (evidence and values merged); else the first failure."""
+    if first.verdict == "confirmed" and second.verdict == "confirmed":
+        return confirmed(first.evidence + "; " + second.evidence, **{**first.values, **second.values})
+    return second if first.verdict == "confirmed" else first
+
+
+def decide(condition: bool, evidence: str, *, statement: str, otherwise: str = "refuted",
+           **values: Any) -> Outcome:
+    """The verdict of a check whose computation ends in one yes/no ``condition``.
+
+    ``statement`` names what the paper asserts (declared to the mutation harness, which
+    negates it); confirmed when the computed ``condition`` agrees with it, otherwise the
+    ``otherwise`` verdict (``refuted`` or ``imprecise``).  Use it instead of
+    ``confirmed(...) if ok else refuted(...)`` so the verdict visibly follows the computation.
+    """
+    claimed = M.printed(True, statement)
+    if bool(condition) == claimed:
+        return confirmed(evidence, **values)
+    return (imprecise if otherwise == "imprecise" else refuted)(evidence, **values)

@@ -13,6 +13,9 @@ Verdicts
 ``imprecise``      it holds only under an unstated condition, or a stated
                    rate / constant / digit is off.
 ``not-checkable``  a cited or qualitative result with no computable content.
+``error``          the check itself raised: a bug in the check, not a finding about the
+                   paper (the evidence is the last line of the traceback).  No claim may
+                   expect it; ``shufflekit verify`` exits with status 4 when any check errors.
 
 Registering a claim::
 
@@ -27,11 +30,18 @@ Registering a claim::
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping
 
-Verdict = Literal["confirmed", "refuted", "imprecise", "not-checkable"]
-VERDICTS: tuple[str, ...] = ("confirmed", "refuted", "imprecise", "not-checkable")
+Verdict = Literal["confirmed", "refuted", "imprecise", "not-checkable", "error"]
+#: the verdicts a claim may record as expected (what the statement is found to be)
+EXPECTABLE: tuple[str, ...] = ("confirmed", "refuted", "imprecise", "not-checkable")
+#: every verdict a run can report: the expectable ones and ``error`` (the check raised)
+VERDICTS: tuple[str, ...] = EXPECTABLE + ("error",)
+
+#: what a claim is: the paper's statement, our refinement of it, or a step of the paper's proof
+KINDS: tuple[str, ...] = ("statement", "refinement", "proof-step")
 
 PAPERS: dict[str, str] = {
     "000": "Takagi-Liew, Shuffling-Aware Optimization for Private Vector Mean Estimation",
@@ -47,12 +57,19 @@ class CheckContext:
 
     ``quick`` trims parameter grids and precision so the whole registry runs in
     about two minutes; ``thorough`` asks for the heavier hypothesis profile.
-    ``dps`` is the default mpmath working precision (decimal digits).
+    ``dps`` is the mpmath working precision (decimal digits) of the high-precision checks:
+    a check written for ``nominal`` digits at the default 50 works at :meth:`digits` (the
+    same offset from ``dps``), so ``--dps`` moves every mpmath evaluation of the registry.
     """
 
     quick: bool = False
     thorough: bool = False
     dps: int = 50
+
+    def digits(self, nominal: int) -> int:
+        """Working digits for a step written for ``nominal`` digits at the default ``dps = 50``:
+        ``nominal + dps - 50``, at least 15 (float64 resolution)."""
+        return max(15, nominal + self.dps - 50)
 
     @property
     def examples(self) -> int:
@@ -107,6 +124,11 @@ class Claim:
     ``check``     function of a :class:`CheckContext` returning an :class:`Outcome`.
     ``expected``  the verdict our own derivation supports.
     ``section``   grouping label used by ``--list`` (defaults to ``source``).
+    ``kind``      ``"statement"`` (a statement of the paper), ``"refinement"`` (our own sharper
+                  statement; ``paper`` is the seed it refines; not counted as the paper's) or
+                  ``"proof-step"`` (a load-bearing step of a proof in the paper).
+    ``mutation``  why the claim has nothing the mutation harness can corrupt (empty when it
+                  declares what it compares against through ``mutation.printed``).
 
     Every claim runs in every profile; ``CheckContext.quick`` only asks a check
     to trim its grids, never to skip.
@@ -119,6 +141,8 @@ class Claim:
     check: CheckFn
     expected: Verdict = "confirmed"
     section: str = ""
+    kind: str = "statement"
+    mutation: str = ""
 
     def run(self, ctx: CheckContext | None = None) -> "Result":
         ctx = ctx or CheckContext()
@@ -127,9 +151,9 @@ class Claim:
             outcome = self.check(ctx)
             if not isinstance(outcome, Outcome):
                 raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
-        except Exception as exc:  # a crashing check is a finding, never hidden
-            outcome = Outcome("refuted", f"check raised {type(exc).__name__}: {exc}",
-                              {"error": repr(exc)})
+        except Exception as exc:  # a crashing check is reported, never hidden nor a "refuted"
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            outcome = Outcome("error", f"check raised {last}", {"error": last})
         return Result(self, outcome, time.perf_counter() - start)
 
 
@@ -140,9 +164,15 @@ class Result:
     seconds: float
 
     @property
+    def errored(self) -> bool:
+        """True when the check raised (verdict ``error``)."""
+        return self.outcome.verdict == "error"
+
+    @property
     def regression(self) -> bool:
-        """True when the verdict differs from the recorded expectation."""
-        return self.outcome.verdict != self.claim.expected
+        """True when a computed verdict differs from the recorded expectation (an ``error``
+        is counted separately, see :attr:`errored`)."""
+        return not self.errored and self.outcome.verdict != self.claim.expected
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -150,6 +180,7 @@ class Result:
             "paper": self.claim.paper,
             "source": self.claim.source,
             "statement": self.claim.statement,
+            "kind": self.claim.kind,
             "verdict": self.outcome.verdict,
             "expected": self.claim.expected,
             "evidence": self.outcome.evidence,
@@ -182,8 +213,10 @@ class Registry:
     def add(self, c: Claim) -> Claim:
         if c.id in self._claims:
             raise ValueError(f"claim id {c.id!r} is registered twice")
-        if c.expected not in VERDICTS:
-            raise ValueError(f"expected={c.expected!r} is not one of {', '.join(VERDICTS)}")
+        if c.kind not in KINDS:
+            raise ValueError(f"kind={c.kind!r} is not one of {', '.join(KINDS)}")
+        if c.expected not in EXPECTABLE:
+            raise ValueError(f"expected={c.expected!r} is not one of {', '.join(EXPECTABLE)}")
         self._claims[c.id] = c
         return c
 
@@ -219,29 +252,30 @@ REGISTRY = Registry()
 
 
 def claim(*, id: str, paper: str, source: str, statement: str,
-          expected: Verdict = "confirmed", section: str = "",
-          registry: Registry | None = None) -> Callable[[CheckFn], CheckFn]:
+          expected: Verdict = "confirmed", section: str = "", kind: str = "statement",
+          mutation: str = "", registry: Registry | None = None) -> Callable[[CheckFn], CheckFn]:
     """Decorator registering ``check`` as the check of a new :class:`Claim`."""
 
     def decorate(check: CheckFn) -> CheckFn:
-        (registry if registry is not None else REGISTRY).add(Claim(id=id, paper=paper, source=source,
-                                         statement=statement, check=check,
-                                         expected=expected,
-                                         section=section or source))
+        (registry if registry is not None else REGISTRY).add(
+            Claim(id=id, paper=paper, source=source, statement=statement, check=check,
+                  expected=expected, section=section or source, kind=kind, mutation=mutation))
         return check
 
     return decorate
 
 
 def load_catalog() -> Registry:
-    """Import every module of :mod:`shufflekit.verify.catalog` (registering claims)."""
+    """Import every module of :mod:`shufflekit.verify.catalog` and its subpackages
+    (recursively, in name order), which registers their claims."""
     import importlib
     import pkgutil
 
     from shufflekit.verify import catalog
 
-    for info in sorted(pkgutil.iter_modules(catalog.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{catalog.__name__}.{info.name}")
+    for info in sorted(pkgutil.walk_packages(catalog.__path__, prefix=f"{catalog.__name__}."),
+                       key=lambda m: m.name):
+        importlib.import_module(info.name)
     return REGISTRY
 
 
@@ -256,13 +290,3 @@ def load_plugin(path: str) -> None:
     spec = importlib.util.spec_from_file_location(f"shufflekit_plugin_{file.stem}", file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-
-
-def run(pattern: str | None = None, *, quick: bool = True, thorough: bool = False,
-        progress: bool = False) -> list["Result"]:
-    """Run the registered claims matching ``pattern`` (the catalog plus your own)."""
-    from shufflekit.verify.runner import run_claims
-
-    load_catalog()
-    return run_claims(REGISTRY.select(pattern), CheckContext(quick=quick, thorough=thorough),
-                      progress=progress)

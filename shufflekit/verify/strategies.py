@@ -2,7 +2,9 @@
 
 ``probability_vectors``   full-support probability vectors (every entry >= ``floor``);
 ``channels``              binary-input channels ``(W0, W1)`` on a finite alphabet, full support;
-``finite_mechanisms``     row-stochastic matrices as :class:`FiniteMechanism`;
+``probability_rows``      row-stochastic float matrices (lists of rows), full support;
+``finite_mechanisms``     the same as :class:`FiniteMechanism`;
+``markov_kernels``        post-processing kernels with ``n_in`` rows (zeros allowed);
 ``krr_parameters``        ``(k, eps0)`` pairs for k-ary randomized response.
 """
 from __future__ import annotations
@@ -31,11 +33,32 @@ def channels(draw, size=st.integers(2, 5), floor: float = 0.01, distinct: bool =
 
 
 @st.composite
+def probability_rows(draw, n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 5),
+                     floor: float = 0.02):
+    """A row-stochastic matrix: ``n_inputs`` rows over ``n_outputs`` symbols, each entry at
+    least ``floor`` before normalising."""
+    k = draw(n_inputs) if not isinstance(n_inputs, int) else n_inputs
+    m = draw(n_outputs) if not isinstance(n_outputs, int) else n_outputs
+    return [list(draw(probability_vectors(m, floor))) for _ in range(k)]
+
+
+@st.composite
 def finite_mechanisms(draw, inputs=st.integers(2, 4), outputs=st.integers(2, 5), floor: float = 0.02):
-    k = draw(inputs)
-    m = draw(outputs)
-    rows = [draw(probability_vectors(m, floor)) for _ in range(k)]
-    return FiniteMechanism.from_matrix(rows)
+    return FiniteMechanism.from_matrix(draw(probability_rows(inputs, outputs, floor)))
+
+
+@st.composite
+def markov_kernels(draw, n_in: int, n_out=st.integers(1, 4)):
+    """A Markov kernel with ``n_in`` rows; entries may be zero (a row of zeros becomes a point mass)."""
+    m = draw(n_out) if not isinstance(n_out, int) else n_out
+    rows = []
+    for _ in range(n_in):
+        w = [draw(st.floats(0.0, 1.0)) for _ in range(m)]
+        if sum(w) == 0:
+            w[0] = 1.0
+        total = sum(w)
+        rows.append([v / total for v in w])
+    return rows
 
 
 def krr_parameters(k=st.integers(2, 12), eps0=st.floats(0.05, 6.0)):

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shufflekit.mechanisms import FiniteMechanism
-from tests.mechanisms.strategies import markov_kernels, probability_rows
+from shufflekit.verify.strategies import markov_kernels, probability_rows
 
 # Float round-off on sums of at most ~20 terms of size <= e^eps0 (eps0 < ~4): relative 1e-9
 # leaves a margin of 10^6 over double precision while still catching any formula slip.

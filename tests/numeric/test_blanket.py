@@ -16,7 +16,7 @@ from shufflekit.numeric.blanket_fft import blanket_delta_fft
 from shufflekit.numeric.gparv_law import gparv_numeric, ratio_laws
 from shufflekit.numeric.lower import lower_delta
 from shufflekit.numeric.profile import CannotCertify
-from tests.mechanisms.strategies import probability_rows
+from shufflekit.verify.strategies import probability_rows
 from tests.numeric.shuffle_bruteforce import worst_shuffled_delta
 
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.lower import LowerAccountant, _lower_of_law, lower_delta, theorem5_laws
-from tests.mechanisms.strategies import probability_rows
+from shufflekit.verify.strategies import probability_rows
 from tests.numeric.shuffle_bruteforce import shuffled_delta
 
 

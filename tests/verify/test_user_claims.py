@@ -48,3 +48,28 @@ def test_user_plugin_runs_through_the_cli(tmp_path, capsys):
     assert verdicts == {"user.gamma": "confirmed", "user.chi-order": "confirmed",
                         "user.wrong": "refuted"}
     assert code == 0  # every verdict equals its recorded expectation
+
+
+CRASHING = textwrap.dedent('''
+    from shufflekit.verify import claim, confirmed
+
+    @claim(id="user.crash", paper="user", source="my Lemma 4", statement=r"x")
+    def _crash(ctx):
+        return confirmed("never", value=1 / 0)
+''')
+
+
+def test_a_crashing_user_check_exits_4_with_the_error_line(tmp_path, capsys):
+    plugin = tmp_path / "crash.py"
+    plugin.write_text(CRASHING)
+    code = main(["verify", "--plugin", str(plugin), "--only", "user.crash", "--format", "json",
+                 "--no-progress"])
+    payload = json.loads(capsys.readouterr().out)
+    assert code == 4
+    assert payload["claims"][0]["verdict"] == "error"
+    assert payload["claims"][0]["evidence"] == "check raised ZeroDivisionError: division by zero"
+
+
+def test_dps_out_of_range_is_bad_input(capsys):
+    assert main(["verify", "--only", "000.eq.gm-mse", "--dps", "3", "--no-progress"]) == 2
+    assert "dps" in capsys.readouterr().err

@@ -1,0 +1,1 @@
+"""Claims of seed 001 (Shvets), one module per section or table."""

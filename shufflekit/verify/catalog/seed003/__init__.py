@@ -1,0 +1,1 @@
+"""Claims of seed 003 (summary of the Shvets series), one module per section or table."""
