@@ -16,10 +16,11 @@ With :math:`z(x) = (\log((x-a)/b) - m)/s` and :math:`E[e^{sZ}1\{Z\le z\}] = e^{s
    :math:`v \ge 0`, :math:`(u+v)_+ \le u_+ + v`);
 2. mass below :math:`T_{lo}` is moved up to :math:`T_{lo}` (a pointwise increase: never lowers
    :math:`E[(\cdot)_+]`, so no term is needed);
-3. inside each cell :math:`[x_j, x_{j+1}]` the mass :math:`P_j = F(x_{j+1}) - F(x_j)` is split
-   between the endpoints keeping the cell mean (right share :math:`(G(x_{j+1}) - G(x_j) -
-   x_jP_j)/h`): a mean-preserving spread, so the lattice law dominates the truncated law in
-   convex order.
+3. inside each cell :math:`[x_j, x_{j+1}]` (lattice points; unit cells in the bulk
+   :math:`|z| \le 6`, widths doubling every 64 cells in the tails) the mass
+   :math:`P_j = F(x_{j+1}) - F(x_j)` is split between the endpoints keeping the cell mean (right
+   share :math:`(G(x_{j+1}) - G(x_j) - x_jP_j)/(x_{j+1}-x_j)`): a mean-preserving spread, so the
+   lattice law dominates the truncated law in convex order.
 
 Every :math:`F, G` and excess is an Arb ball (python-flint); the float64 masses returned differ
 from the exact lattice law by at most ``l1_error`` in :math:`\ell_1` (ball radii plus one rounding
@@ -179,6 +180,28 @@ def discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Latt
         flint.ctx.prec = old
 
 
+def edge_indices(k0: int, k1: int, ka: int, kb: int, run: int = 64) -> list[int]:
+    """Cell edges (lattice indices) from ``k0`` to ``k1``: every index in the bulk ``[ka, kb]``,
+    then cells whose width doubles every ``run`` cells towards either end."""
+    ka, kb = max(k0, min(ka, k1)), min(k1, max(kb, k0))
+    edges = list(range(ka, kb + 1))
+    step, count, k = 1, 0, kb
+    while k < k1:
+        k = min(k + step, k1)
+        edges.append(k)
+        count += 1
+        if count % run == 0:
+            step *= 2
+    step, count, k, left = 1, 0, ka, []
+    while k > k0:
+        k = max(k - step, k0)
+        left.append(k)
+        count += 1
+        if count % run == 0:
+            step *= 2
+    return left[::-1] + edges
+
+
 def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> LatticeLaw:
     from flint import arb
 
@@ -194,8 +217,15 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
     ha = arb(h)
     root = -1 / arb(2).sqrt()
     phi = lambda x: (x * root).erfc() / 2          # noqa: E731 - Phi(x) = erfc(-x/sqrt2)/2
+    # unit cells where the law has its bulk (|z| <= 6), wider cells (still ending on lattice
+    # points, so the split is still a mean-preserving spread onto the lattice) in the tails
+    za, zb = law.quantile_point(-6.0), law.quantile_point(6.0)
+    xa, xb = min(za, zb), max(za, zb)
+    ka = math.floor(xa / h) if math.isfinite(xa) else k0
+    kb = math.ceil(xb / h) if math.isfinite(xb) else k1
+    edges = edge_indices(k0, k1, ka, kb)
     f_edges, g_edges = [], []
-    for k in range(k0, k1 + 1):
+    for k in edges:
         x = float(k * h)
         inside = (x > law.a) if law.b > 0 else (x < law.a)
         if not inside:
@@ -205,24 +235,29 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
             else:
                 f_edges.append(arb(1)), g_edges.append(a + scale)
             continue
-        xa = ha * k
-        z = (((xa - a) / b).log() - m) / s
+        z = (((ha * k - a) / b).log() - m) / s
         if law.b > 0:
             f_edges.append(phi(z)), g_edges.append(a * phi(z) + scale * phi(z - s))
         else:
             f_edges.append(phi(-z)), g_edges.append(a * phi(-z) + scale * phi(s - z))
     size = k1 - k0 + 1
-    pa = [arb(0)] * size
-    pa[0] = pa[0] + f_edges[0]                      # below T_lo: moved up to T_lo
-    for j in range(size - 1):
+    pa = {k: arb(0) for k in edges}
+    pa[edges[0]] += f_edges[0]                      # below T_lo: moved up to T_lo
+    for j in range(len(edges) - 1):
+        kl, kr = edges[j], edges[j + 1]
+        width = ha * (kr - kl)
         mass = f_edges[j + 1] - f_edges[j]
-        first = g_edges[j + 1] - g_edges[j] - ha * (k0 + j) * mass
-        right = first / ha
-        pa[j] += mass - right
-        pa[j + 1] += right
-    pa[-1] += 1 - f_edges[-1]                       # above T_hi: moved down to T_hi
-    p = np.array([float(v.mid()) for v in pa])
-    l1 = sum(float(v.rad()) for v in pa) + U * float(np.sum(np.abs(p)))
+        first = g_edges[j + 1] - g_edges[j] - ha * kl * mass
+        right = first / width
+        pa[kl] += mass - right
+        pa[kr] += right
+    pa[edges[-1]] += 1 - f_edges[-1]                # above T_hi: moved down to T_hi
+    p = np.zeros(size)
+    rad = 0.0
+    for k, v in pa.items():
+        p[k - k0] = float(v.mid())
+        rad += float(v.rad())
+    l1 = rad + U * float(np.sum(np.abs(p)))
     p = np.maximum(p, 0.0)                          # exact masses are >= 0: clipping moves closer
     exc = law.excess_arb(k1 * h)
     short = law.shortfall_arb(k0 * h)
