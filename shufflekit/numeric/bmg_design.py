@@ -209,6 +209,7 @@ def blanket_options(resolution: float) -> dict:
     return {"level_resolution": res, "resolution": max(8.0, 2.0 * res / 3.0)}
 
 
+@lru_cache(maxsize=512)
 def certified_delta(gamma: float, sigma0: float, n: int, eps: float, resolution: float = 48.0, *,
                     orders: tuple[str, ...] = bmg_blanket.ORDERS) -> float:
     """Certified blanket bound of BMG(gamma, sigma0) at eps, worst over ``orders`` (both orders of
@@ -249,11 +250,11 @@ def chi_for_template(n: int, eps: float, delta: float) -> float:
 
 def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution: float = 48.0,
                rel_tol: float = 1e-5, start: float | None = None,
-               orders: tuple[str, ...] = bmg_blanket.ORDERS) -> float:
+               orders: tuple[str, ...] = bmg_blanket.ORDERS, factor: float = 1.25) -> float:
     r"""Smallest :math:`\sigma_0` (to ``rel_tol``, on the feasible side) whose certified bound meets
     :math:`\delta(\varepsilon)\le\delta`; the bound decreases in :math:`\sigma_0` (convex order).
 
-    Brackets by factors of 1.25, solves :math:`\log\delta_{bound}(\sigma_0) = \log\delta` by Brent's
+    Brackets by steps of ``factor`` from ``start``, solves :math:`\log\delta_{bound}(\sigma_0) = \log\delta` by Brent's
     method, then steps up until the certified bound is met."""
     log_target = math.log(delta)
 
@@ -265,7 +266,7 @@ def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution
         return (math.log(d) if d > 0 else -745.0) - log_target
 
     x = math.log(start if start else 1.0)
-    step = math.log(1.25)
+    step = math.log(factor)
     fx = f(x)
     if fx <= 0:
         lo, hi, fhi = x - step, x, fx
@@ -287,7 +288,7 @@ def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution
 
 
 def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, resolution: float = 48.0,
-                       search_resolution: float = 16.0, gamma_tol: float = 2e-3) -> Design:
+                       search_resolution: float = 12.0, gamma_tol: float = 4e-3) -> Design:
     r"""Least-RMSE :math:`(\gamma, \sigma_0)` with the certified blanket bound :math:`\le \delta` at :math:`\varepsilon`.
 
     The search over :math:`\log(1-\gamma)` only ranks candidates: it uses a coarser lattice and
@@ -300,17 +301,25 @@ def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, reso
     chi0 = gaussian.calibrate_sigma(eps, delta, n)
     a0 = min(chi0 ** (-2.0 / 3), 0.5)
 
+    warm: dict[str, float] = {}
+
     def obj(log_a: float) -> float:
+        # warm start: sigma0 moves little between neighbouring gammas, so the previous root
+        # rescaled by the chi-design ratio brackets the new one within a few percent
         g = -math.expm1(log_a)
         start = sigma0_for_chi(g, chi0)
-        s0 = min_sigma0(g, n, eps, delta, resolution=search_resolution, rel_tol=1e-4, start=start,
-                        orders=bmg_blanket.ORDERS[:1])
+        if warm:
+            start *= warm["ratio"]
+        s0 = min_sigma0(g, n, eps, delta, resolution=search_resolution, rel_tol=1e-3, start=start,
+                        orders=bmg_blanket.ORDERS[:1], factor=1.05 if warm else 1.25)
+        warm["ratio"] = s0 / sigma0_for_chi(g, chi0)
         return rmse(g, s0, n, d)
 
     lo, hi = math.log(a0) - 1.5, min(math.log(a0) + 1.5, math.log(0.95))
     res = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": gamma_tol})
     g = -math.expm1(res.x)
-    s0 = min_sigma0(g, n, eps, delta, resolution=resolution, start=sigma0_for_chi(g, chi0))
+    s0 = min_sigma0(g, n, eps, delta, resolution=resolution, rel_tol=1e-4,
+                    start=sigma0_for_chi(g, chi0) * warm.get("ratio", 1.0), factor=1.05)
     cd = certified_delta(g, s0, n, eps, resolution)
     gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
     return Design(n, eps, delta, g, s0, rmse(g, s0, n, d), cd, gm_sigma, gaussian.rmse(gm_sigma, n), d)

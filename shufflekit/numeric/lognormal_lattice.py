@@ -17,7 +17,7 @@ With :math:`z(x) = (\log((x-a)/b) - m)/s` and :math:`E[e^{sZ}1\{Z\le z\}] = e^{s
 2. mass below :math:`T_{lo}` is moved up to :math:`T_{lo}` (a pointwise increase: never lowers
    :math:`E[(\cdot)_+]`, so no term is needed);
 3. inside each cell :math:`[x_j, x_{j+1}]` (lattice points; unit cells in the bulk
-   :math:`|z| \le 6`, widths doubling every 64 cells in the tails) the mass
+   :math:`|z| \le 4.5`, widths doubling every 64 cells in the tails) the mass
    :math:`P_j = F(x_{j+1}) - F(x_j)` is split between the endpoints keeping the cell mean (right
    share :math:`(G(x_{j+1}) - G(x_j) - x_jP_j)/(x_{j+1}-x_j)`): a mean-preserving spread, so the
    lattice law dominates the truncated law in convex order.
@@ -217,9 +217,9 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
     ha = arb(h)
     root = -1 / arb(2).sqrt()
     phi = lambda x: (x * root).erfc() / 2          # noqa: E731 - Phi(x) = erfc(-x/sqrt2)/2
-    # unit cells where the law has its bulk (|z| <= 6), wider cells (still ending on lattice
+    # unit cells where the law has its bulk (|z| <= 4.5), wider cells (still ending on lattice
     # points, so the split is still a mean-preserving spread onto the lattice) in the tails
-    za, zb = law.quantile_point(-6.0), law.quantile_point(6.0)
+    za, zb = law.quantile_point(-4.5), law.quantile_point(4.5)
     xa, xb = min(za, zb), max(za, zb)
     ka = math.floor(xa / h) if math.isfinite(xa) else k0
     kb = math.ceil(xb / h) if math.isfinite(xb) else k1
