@@ -50,8 +50,8 @@ def test_index_design_for_rmse_hits_target():
 def test_min_sigma0_is_tight_and_certified():
     n, eps, delta, g = 200, 0.01, 1e-4, 0.9
     s0 = b.min_sigma0(g, n, eps, delta, resolution=30, rel_tol=1e-4)
-    assert b._bmg_delta(g, s0, n, eps, 30) <= delta
-    assert b._bmg_delta(g, s0 * (1 - 3e-4), n, eps, 30) > delta
+    assert b.certified_delta(g, s0, n, eps, 30) <= delta
+    assert b.certified_delta(g, s0 * (1 - 3e-4), n, eps, 30) > delta
 
 
 @pytest.mark.slow
