@@ -269,14 +269,14 @@ def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution
     step = math.log(factor)
     fx = f(x)
     if fx <= 0:
-        lo, hi, fhi = x - step, x, fx
+        lo, hi = x - step, x
         while f(lo) <= 0:
             hi, lo = lo, lo - step
             if lo < math.log(1e-6):
                 return math.exp(hi)
     else:
         lo, hi = x, x + step
-        while (fhi := f(hi)) > 0:
+        while f(hi) > 0:
             lo, hi = hi, hi + step
             if hi > math.log(1e8):
                 raise CannotCertify(f"no sigma0 certifies delta={delta} at eps={epsilon}")

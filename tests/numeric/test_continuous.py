@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.special import ndtr
 
-from shufflekit.errors import CannotCertify, InvalidParameter, UnsupportedMethod
+from shufflekit.errors import InvalidParameter, UnsupportedMethod
 from shufflekit.mechanisms import make
 from shufflekit.numeric import bmg_blanket as B
 from shufflekit.numeric import continuous as c
