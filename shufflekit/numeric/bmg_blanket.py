@@ -314,33 +314,52 @@ def local_delta(params: tuple) -> float:
     old = flint.ctx.prec
     flint.ctx.prec = 128
     try:
-        a, b, s, m = (arb(mp.nstr(v, 45)) for v in params)
+        # the parameters come from mpmath at 40 digits: a ball of relative radius 1e-35 covers them
+        a, b, s, m = (arb(mp.nstr(v, 45)) * arb(1, 1e-35) for v in params)
         sqrt2 = arb(2).sqrt()
         phi = lambda x: (-x / sqrt2).erfc() / 2          # noqa: E731
         scale = abs(b) * (m + s * s / 2).exp()
-        if b > 0:
-            if a >= 0:
-                val = a + scale
+        fa, fb = float(params[0]), float(params[1])      # signs decide the branch
+        if fb == 0:
+            val = arb(max(float(a.upper()), 0.0))         # L = a
+        elif fb > 0:
+            if fa >= 0:
+                val = abs(a) + scale                      # L_+ <= |a| + bW
             else:
                 z = ((-a / b).log() - m) / s              # L > 0 <=> Z > z
                 val = scale * phi(s - z) + a * phi(-z)
         else:
-            if a <= 0:
-                return 0.0
+            if fa <= 0:                                   # L < a <= 0 up to the ball of a
+                return max(math.nextafter(float(a.upper()), math.inf), 0.0)
             z = ((a / -b).log() - m) / s                  # L > 0 <=> Z < z
             val = a * phi(z) - scale * phi(z - s)
-        hi = float(val.upper())
+        hi = math.nextafter(float(val.upper()), math.inf)   # float() rounds to nearest
         return min(max(hi, 0.0), 1.0) if math.isfinite(hi) else 1.0
     finally:
         flint.ctx.prec = old
 
 
-def float_law(params: tuple) -> AffineLognormal | None:
-    """The float64 law, or None when a parameter does not fit in float64."""
+def float_law(params: tuple) -> tuple[AffineLognormal | None, float]:
+    r"""The float64 law used by :func:`blanket_delta` and the :math:`\delta` it may lose to rounding.
+
+    :math:`a` and :math:`b` are rounded up and :math:`m` towards a larger :math:`bW`, so :math:`L`
+    only grows pointwise (safe).  :math:`s` is rounded to nearest; moving it by :math:`\Delta`
+    moves :math:`L` by at most :math:`|b|\Delta|Z|e^{(s+\Delta)|Z| + m}` in expectation
+    :math:`\le |b|\Delta(s + \Delta + 1)e^{m + (s+\Delta)^2/2}\cdot 2`, and :math:`\delta` by at
+    most that (the bound is 1-Lipschitz in each summand).  None when a parameter overflows."""
+    a, b, s, m = params
     vals = [float(v) for v in params]
-    if not all(math.isfinite(v) for v in vals) or vals[2] <= 0:
-        return None
-    return AffineLognormal(*vals)
+    if not all(math.isfinite(v) for v in vals) or vals[2] <= 0 or vals[1] == 0:
+        return None, 0.0
+    up = math.inf
+    fa = math.nextafter(vals[0], up)
+    fb = math.nextafter(vals[1], up)
+    fm = math.nextafter(vals[3], up if vals[1] > 0 else -up)
+    fs = vals[2]
+    with mp.workdps(40):
+        d = abs(mp.mpf(fs) - s)
+        term = abs(b) * d * (s + d + 1) * mp.exp(m + (s + d) ** 2 / 2) * 2
+    return AffineLognormal(fa, fb, fs, fm), float(term) * (1 + 1e-6)
 
 
 ORDERS = ("(x, bot)", "(bot, x)")
@@ -355,10 +374,13 @@ def bmg_delta_pairs(fns, gamma: float, n: int, epsilon: float, r: float = 1.0, *
         if name not in orders:
             continue
         local = local_delta(params)
-        law = float_law(params)
+        law, rounding = float_law(params)
         res = None
         if law is not None and local > 0:
             res = blanket_delta(law, gamma, n, **kw)
+            if rounding > 0:
+                res = BlanketResult(min(res.delta + rounding, 1.0), res.error + rounding,
+                                    dict(res.parts, parameter_rounding=rounding))
         if res is None or local <= res.delta:
             out[name] = BlanketResult(local, 0.0, {"method": "single-report divergence (Arb)"})
         else:

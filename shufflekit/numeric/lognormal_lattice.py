@@ -261,5 +261,5 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
     p = np.maximum(p, 0.0)                          # exact masses are >= 0: clipping moves closer
     exc = law.excess_arb(k1 * h)
     short = law.shortfall_arb(k0 * h)
-    return LatticeLaw(h, k0, p, max(float(exc.upper()), 0.0), l1 * (1 + 1e-10),
+    return LatticeLaw(h, k0, p, max(math.nextafter(float(exc.upper()), math.inf), 0.0), l1 * (1 + 1e-10),
                       max(float(short.upper()), 0.0))
