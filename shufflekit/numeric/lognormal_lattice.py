@@ -112,6 +112,17 @@ class AffineLognormal:
         return (a - t_) * -phi(-z) + scale * phi(s - z)
 
 
+def upper_float(ball) -> float:
+    """The smallest float64 not below the upper end of an Arb ``ball`` (``float()`` rounds to nearest)."""
+    from flint import arb
+
+    end = ball.upper()
+    x = float(end)
+    if not math.isfinite(x) or arb(x) >= end:
+        return x
+    return math.nextafter(x, math.inf)
+
+
 def phi(x):
     r""":math:`\Phi(x) = \mathrm{erfc}(-x/\sqrt2)/2` for an Arb ``x``."""
     from flint import arb
@@ -261,5 +272,5 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
     p = np.maximum(p, 0.0)                          # exact masses are >= 0: clipping moves closer
     exc = law.excess_arb(k1 * h)
     short = law.shortfall_arb(k0 * h)
-    return LatticeLaw(h, k0, p, max(math.nextafter(float(exc.upper()), math.inf), 0.0), l1 * (1 + 1e-10),
+    return LatticeLaw(h, k0, p, max(upper_float(exc), 0.0), l1 * (1 + 1e-10),
                       max(float(short.upper()), 0.0))
