@@ -465,15 +465,20 @@ class BMGBlanketAccountant(Accountant):
         return b
 
     def epsilon_guess(self, delta: float) -> float:
-        r"""A starting point for the inversion: the template :math:`f_{n,\varepsilon}(\chi_{lo})`."""
-        from shufflekit.numeric import bmg_design, shuffle_template
+        r"""A starting point for the inversion: the template :math:`f_{n,\varepsilon}(\chi_{lo})` with
+        :math:`\chi_{lo}^{-2} = \mathrm{Var}[\ell_0]/\gamma` read off the law at :math:`\varepsilon = 0`
+        (lognormal variance :math:`b^2e^{2m+s^2}(e^{s^2}-1)`; seed 000, Def. 2.5)."""
+        from shufflekit.numeric import shuffle_template
 
         try:
-            chi = bmg_design.chi_lo(self.gamma, float(self.mechanism.sigma0), self.radius)
-            if not (chi > 0 and math.isfinite(chi)):
+            with mp.workdps(30):
+                a, b, s, m = (f(mp.mpf(0), mp.mpf(self.radius)) for f in law_functions(self.mechanism))
+                var = b ** 2 * mp.exp(2 * m + s ** 2) * mp.expm1(s ** 2)
+                chi = float(mp.sqrt(self.gamma / var)) if var > 0 else math.inf
+            if not (0 < chi < math.inf):
                 return 1e-3
             return max(shuffle_template.template_epsilon(self.n, delta, chi), 1e-12)
-        except (ValueError, ArithmeticError, CannotCertify):
+        except (ValueError, ArithmeticError):
             return 1e-3
 
     def get_epsilon(self, delta: float, *, rel_tol: float = 1e-6) -> Bound:
