@@ -211,7 +211,8 @@ def blanket_options(resolution: float) -> dict:
 
 @lru_cache(maxsize=512)
 def certified_delta(gamma: float, sigma0: float, n: int, eps: float, resolution: float = 48.0, *,
-                    orders: tuple[str, ...] = bmg_blanket.ORDERS) -> float:
+                    orders: tuple[str, ...] = bmg_blanket.ORDERS,
+                    budget: float = bmg_blanket.BUDGET) -> float:
     """Certified blanket bound of BMG(gamma, sigma0) at eps, worst over ``orders`` (both orders of
     the zero-out pair unless told otherwise: only that is a bound for the relation); the same
     accountant as method ``bmg-blanket``, without rebuilding the symbolic law for each parameter."""
@@ -222,7 +223,7 @@ def certified_delta(gamma: float, sigma0: float, n: int, eps: float, resolution:
         raise CannotCertify("no convex-order argument locates the worst input of BMG")
     bound_fns = tuple((lambda e, r, f=f: f(mp.mpf(g), mp.mpf(s0), e, r)) for f in fns)
     pairs = bmg_blanket.bmg_delta_pairs(bound_fns, g, check_n(n), check_epsilon(eps), radius,
-                                        orders=orders, **blanket_options(resolution))
+                                        orders=orders, budget=budget, **blanket_options(resolution))
     return max(v.delta for v in pairs.values())
 
 
@@ -250,7 +251,8 @@ def chi_for_template(n: int, eps: float, delta: float) -> float:
 
 def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution: float = 48.0,
                rel_tol: float = 1e-5, start: float | None = None,
-               orders: tuple[str, ...] = bmg_blanket.ORDERS, factor: float = 1.25) -> float:
+               orders: tuple[str, ...] = bmg_blanket.ORDERS, factor: float = 1.25,
+               budget: float = bmg_blanket.BUDGET) -> float:
     r"""Smallest :math:`\sigma_0` (to ``rel_tol``, on the feasible side) whose certified bound meets
     :math:`\delta(\varepsilon)\le\delta`; the bound decreases in :math:`\sigma_0` (convex order).
 
@@ -260,7 +262,7 @@ def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution
 
     def f(ls: float) -> float:
         try:
-            d = certified_delta(gamma, math.exp(ls), n, epsilon, resolution, orders=orders)
+            d = certified_delta(gamma, math.exp(ls), n, epsilon, resolution, orders=orders, budget=budget)
         except CannotCertify:        # the lattice does not fit: treat as not certified
             return math.inf
         return (math.log(d) if d > 0 else -745.0) - log_target
@@ -288,11 +290,11 @@ def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution
 
 
 def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, resolution: float = 48.0,
-                       search_resolution: float = 12.0, gamma_tol: float = 4e-3) -> Design:
+                       search_resolution: float = 12.0, gamma_tol: float = 1e-2) -> Design:
     r"""Least-RMSE :math:`(\gamma, \sigma_0)` with the certified blanket bound :math:`\le \delta` at :math:`\varepsilon`.
 
-    The search over :math:`\log(1-\gamma)` only ranks candidates: it uses a coarser lattice and
-    the :math:`(x, \perp)` order alone.  The final :math:`\sigma_0` is recalibrated at ``resolution``
+    The search over :math:`\log(1-\gamma)` only ranks candidates: it uses a coarser lattice, a
+    larger clamp budget and the :math:`(x, \perp)` order alone.  The final :math:`\sigma_0` is recalibrated at ``resolution``
     with both orders of the zero-out pair, so the returned design is certified."""
     n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
     if eps == 0:
@@ -311,16 +313,19 @@ def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, reso
         if warm:
             start *= warm["ratio"]
         s0 = min_sigma0(g, n, eps, delta, resolution=search_resolution, rel_tol=1e-3, start=start,
-                        orders=bmg_blanket.ORDERS[:1], factor=1.05 if warm else 1.25)
+                        orders=bmg_blanket.ORDERS[:1], factor=1.05 if warm else 1.25,
+                        budget=1e-12)
         warm["ratio"] = s0 / sigma0_for_chi(g, chi0)
         return rmse(g, s0, n, d)
 
     lo, hi = math.log(a0) - 1.5, min(math.log(a0) + 1.5, math.log(0.95))
     res = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": gamma_tol})
     g = -math.expm1(res.x)
+    # clamp/truncation budget per step: 1e-7 of the target (a few hundred steps at most)
+    budget = max(bmg_blanket.BUDGET, 1e-7 * delta)
     s0 = min_sigma0(g, n, eps, delta, resolution=resolution, rel_tol=1e-4,
-                    start=sigma0_for_chi(g, chi0) * warm.get("ratio", 1.0), factor=1.05)
-    cd = certified_delta(g, s0, n, eps, resolution)
+                    start=sigma0_for_chi(g, chi0) * warm.get("ratio", 1.0), factor=1.05, budget=budget)
+    cd = certified_delta(g, s0, n, eps, resolution, budget=budget)
     gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
     return Design(n, eps, delta, g, s0, rmse(g, s0, n, d), cd, gm_sigma, gaussian.rmse(gm_sigma, n), d)
 

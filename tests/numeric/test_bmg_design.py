@@ -104,3 +104,24 @@ def test_numeric_optimum_matches_symbolic_expansion_of_optimal_A():
             # truncation O(chi^(-10/3)) relative to A ~ chi^(-2/3): chi^(-8/3) times a modest
             # constant; plus ~1e-6 because a flat minimum fixes its argmin only to ~sqrt(u)
             assert abs(num - sym) / num < 20 * chi ** (-8 / 3) + 1e-6, (chi, d, num, sym)
+
+
+def test_certified_epsilon_is_the_inverse_of_certified_delta():
+    e = b.certified_epsilon(0.95, 4.6, 10 ** 4, 1e-6, rel_tol=1e-6)
+    assert b.certified_delta(0.95, 4.6, 10 ** 4, e) <= 1e-6
+    # rel_tol 1e-6 of the bisection: a point 1e-5 below is no longer certified
+    assert b.certified_delta(0.95, 4.6, 10 ** 4, e * (1 - 1e-5)) > 1e-6
+
+
+def test_search_order_alone_is_not_the_certificate():
+    # the design search ranks with the (x, bot) order only; the certified value is the max of both
+    one = b.certified_delta(0.5, 1.3, 1000, 0.01, orders=("(x, bot)",))
+    both = b.certified_delta(0.5, 1.3, 1000, 0.01)
+    assert both > one
+
+
+@pytest.mark.slow
+def test_design_for_privacy_at_n_1e9():
+    des = b.design_for_privacy(10 ** 9, 1e-5, 1e-6)
+    assert des.certified_delta <= 1e-6
+    assert 0 < des.gamma < 1 and des.sigma0 > 0
