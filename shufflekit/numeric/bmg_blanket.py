@@ -49,7 +49,8 @@ step**:
 
    Replacing one independent summand at a time (hybrid argument) shows the final computed law
    gives an upper bound once these terms are added.
-3. *Round-off.*  Errors are carried as an :math:`\ell_1` bound: a convolution of computed laws with
+3. *Round-off.*  Parameters are rounded towards a larger :math:`L` (or their rounding is bounded,
+   :func:`float_law`; :math:`\gamma` likewise).  Errors are carried as an :math:`\ell_1` bound: a convolution of computed laws with
    errors :math:`e_1, e_2` has error at most :math:`e_{fft} + e_1(1+e_2) + e_2`; spreads, clamps
    and clipping of negative entries never increase it (sums of two or three floats add
    :math:`2u` per unit mass, included).  At the end :math:`|\sum_k (kh)_+ (\hat p_k - p_k)| \le
@@ -238,13 +239,19 @@ def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: flo
             clamp_terms += mv
     k = g.k0 + np.arange(len(g.p))
     pos = k > 0
-    body = float(np.dot(k[pos] * g.h, g.p[pos])) * (1 + conv.gamma_k(len(g.p)))
+    # products k*h*p_k carry two roundings each, the sum gamma_K more
+    body = float(np.dot(k[pos] * g.h, g.p[pos])) * (1 + conv.gamma_k(len(g.p) + 2))
     l1_term = g.l1 * max(float(k[-1]) * g.h, 0.0)
     ng = n * gamma
-    error = l1_term / ng + clamp_terms + lat.excess
-    delta = min(body / ng + error, 1.0)
+    # gamma is used as a float: moving it by |d gamma| <= u gamma moves E[S_+] by at most
+    # n |d gamma| E|L| (couple the Bernoullis) and 1/(n gamma) by a factor 1 + u
+    e_abs = abs(law.a) + abs(law.b) * math.exp(law.m + law.s ** 2 / 2)
+    gamma_term = 2 * U * (e_abs + body / ng)
+    error = l1_term / ng + clamp_terms + lat.excess + gamma_term
+    # the last few float operations (two divisions, four additions) round by at most 8u
+    delta = min((body / ng + error) * (1 + 8 * U), 1.0)
     parts = {"fft_sum": body / ng, "roundoff": l1_term / ng, "clamp": clamp_terms,
-             "truncation": lat.excess, "h0": h, "h_final": g.h, "points_final": len(g.p),
+             "truncation": lat.excess, "gamma_rounding": gamma_term, "h0": h, "h_final": g.h, "points_final": len(g.p),
              "lattice_points": len(lat.p), "seconds": time.perf_counter() - t0}
     return BlanketResult(float(delta), float(min(error, delta)), parts)
 
