@@ -21,7 +21,8 @@
 # is computed here:
 #
 # * the shuffled blanket-mixed Gaussian mechanism BMG$(\gamma, \sigma_0)$ is accounted with the
-#   **certified** blanket/FFT bound of App. C (`shufflekit.numeric.continuous`): each
+#   **certified** blanket bound of App. C (method `bmg-blanket`,
+#   `shufflekit.numeric.bmg_blanket`), worst over both orders of the zero-out pair: each
 #   $\delta(\varepsilon)$ is an upper bound with every truncation, lattice and round-off error
 #   added on the safe side, and each $\varepsilon(\delta)$ is rounded up;
 # * the central Gaussian mechanism GM$(\sigma)$ (sensitivity $1/n$) has its exact profile
