@@ -257,6 +257,16 @@ def test_epsilon_round_trip_and_large_n():
     assert abs(asy.value / b.hi - 1) < 0.1
 
 
+def test_profile_from_the_shared_interface():
+    acc = accountant(make("bmg", gamma=0.9, sigma0=3.0), 1000)
+    prof = acc.profile(epsilons=[0.01], deltas=[1e-6])
+    assert prof.method == "bmg-blanket" and prof.kind is Kind.UPPER and len(prof.bounds) == 2
+    d, e = prof.bounds
+    assert d.quantity == "delta" and 0 < d.hi < 1
+    # the epsilon bound's hi is an evaluated point whose certified delta is below the target
+    assert e.quantity == "epsilon" and acc.get_delta(e.hi).hi <= 1e-6
+
+
 def test_finer_lattice_agrees():
     mech = make("bmg", gamma=0.95, sigma0=4.6)
     a = c.bmg_delta(mech, 10 ** 4, 1.5e-4)
