@@ -21,7 +21,8 @@
 # is computed here:
 #
 # * the shuffled blanket-mixed Gaussian mechanism BMG$(\gamma, \sigma_0)$ is accounted with the
-#   **certified** blanket/FFT bound of App. C (`shufflekit.numeric.continuous`): each
+#   **certified** blanket bound of App. C (method `bmg-blanket`,
+#   `shufflekit.numeric.bmg_blanket`), worst over both orders of the zero-out pair: each
 #   $\delta(\varepsilon)$ is an upper bound with every truncation, lattice and round-off error
 #   added on the safe side, and each $\varepsilon(\delta)$ is rounded up;
 # * the central Gaussian mechanism GM$(\sigma)$ (sensitivity $1/n$) has its exact profile
@@ -77,7 +78,7 @@ print("quick mode" if QUICK else "full resolution")
 def certified_epsilon(gamma, sigma0, n, resolution):
     """Certified epsilon at DELTA (inf when the accountant cannot certify)."""
     try:
-        return D._bmg_epsilon(gamma, sigma0, n, DELTA, resolution)
+        return D.certified_epsilon(gamma, sigma0, n, DELTA, resolution)
     except CannotCertify:
         return math.inf
 
@@ -164,7 +165,7 @@ eps_hi = max(row["eps"] for row in fig1_rows)
 eps_curve = np.geomspace(eps_lo / 1.5, eps_hi * 1.5, 12 if QUICK else 40)
 gm_rmse_curve = [G.rmse(G.calibrate_sigma(e, DELTA, N1), N1) for e in eps_curve]
 gl_eps = eps_curve
-gl_rmse = [gaussian_local_sigma0(D._chi_for(N1, float(e), DELTA)) / math.sqrt(N1) for e in gl_eps]
+gl_rmse = [gaussian_local_sigma0(D.chi_for_template(N1, float(e), DELTA)) / math.sqrt(N1) for e in gl_eps]
 
 fig, ax = plt.subplots()
 ax.plot(eps_curve, gm_rmse_curve, color="C0", label="GM (exact)")
@@ -225,7 +226,7 @@ for e, pb, pg in list(zip(eps_axis, bmg_prof.points, gm_prof.points))[:: 2 if QU
 print(f"Sec. 4.2 design at RMSE 3.16: certified eps(1e-5) = "
       f"{certified_epsilon(index2.gamma, index2.sigma0, N2, FINAL_RES):.6g}")
 for dl in ([1e-5, 1e-9] if QUICK else [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10]):
-    e_b = D._bmg_epsilon(g2, s02, N2, dl, FINAL_RES)
+    e_b = D.certified_epsilon(g2, s02, N2, dl, FINAL_RES)
     e_g = G.epsilon_for_sigma(sigma_gm2, dl, N2)
     print(f"delta {dl:.0e}: eps BMG {e_b:.6g}, eps GM {e_g:.6g}, ratio {e_b / e_g:.4f}")
 

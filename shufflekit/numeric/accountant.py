@@ -40,7 +40,8 @@ METHOD_MODULES: tuple[str, ...] = (
     "shufflekit.numeric.blanket",
     "shufflekit.numeric.lower",
     "shufflekit.numeric.baselines",
-    "shufflekit.numeric.continuous",
+    "shufflekit.numeric.bmg_blanket",
+    "shufflekit.numeric.shuffle_template",
     "shufflekit.numeric.gaussian",
 )
 

@@ -32,14 +32,15 @@ from typing import Any, Callable, Sequence
 import mpmath as mp
 from scipy.optimize import brentq, minimize_scalar
 
-from shufflekit.numeric import continuous, gaussian
-from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
+from shufflekit.errors import CannotCertify, InvalidParameter
+from shufflekit.numeric import bmg_blanket, continuous, gaussian
+from shufflekit.validation import check_delta, check_epsilon, check_n
 
 
 def _check_gamma(gamma: Any, *, allow_one: bool = True) -> float:
     g = float(gamma)
     if math.isnan(g) or not (0 < g < 1 or (allow_one and g == 1)):
-        raise ValueError(f"gamma={gamma!r} is not allowed; allowed range (0, {'1]' if allow_one else '1)'}")
+        raise InvalidParameter("gamma", gamma, "(0, 1]" if allow_one else "(0, 1)")
     return g
 
 
@@ -186,8 +187,8 @@ class Design:
 
 
 @lru_cache(maxsize=1)
-def _generic_bmg():
-    r"""BMG with symbolic :math:`(\gamma, \sigma_0)`: its law of :math:`\ell_\varepsilon` as float
+def generic_bmg_law():
+    r"""BMG with symbolic :math:`(\gamma, \sigma_0)`: its law of :math:`\ell_\varepsilon` as mpmath
     functions of :math:`(\gamma, \sigma_0, \varepsilon, r)` and its worst radius, derived once."""
     import sympy as sp
 
@@ -198,67 +199,86 @@ def _generic_bmg():
     mech = BlanketMixedGaussian(gamma=g, sigma0=s0)
     law = mech.amplification_law(e, r=r)
     fns = tuple(sp.lambdify((g, s0, e, r), x, modules="mpmath") for x in (law.a, law.b, law.s, law.m))
-    radius, _why = continuous.worst_radius(mech)
+    radius, _why = bmg_blanket.worst_radius(mech)
     return fns, radius
 
 
-def _bmg_delta(gamma: float, sigma0: float, n: int, eps: float, resolution: float) -> float:
-    """Certified blanket bound of BMG(gamma, sigma0) at eps (same accountant as
-    :func:`continuous.bmg_delta`, without rebuilding the symbolic law for every parameter)."""
-    _check_gamma(gamma)
-    gaussian.check_sigma(sigma0, "sigma0")
-    fns, radius = _generic_bmg()
+def blanket_options(resolution: float) -> dict:
+    """Lattice options of the blanket bound for a ``resolution`` (steps per sd of the sum)."""
+    res = gaussian.check_sigma(resolution, "resolution")
+    return {"level_resolution": res, "resolution": max(8.0, 2.0 * res / 3.0)}
+
+
+@lru_cache(maxsize=512)
+def certified_delta(gamma: float, sigma0: float, n: int, eps: float, resolution: float = 48.0, *,
+                    orders: tuple[str, ...] = bmg_blanket.ORDERS,
+                    budget: float = bmg_blanket.BUDGET) -> float:
+    """Certified blanket bound of BMG(gamma, sigma0) at eps, worst over ``orders`` (both orders of
+    the zero-out pair unless told otherwise: only that is a bound for the relation); the same
+    accountant as method ``bmg-blanket``, without rebuilding the symbolic law for each parameter."""
+    g = _check_gamma(gamma)
+    s0 = gaussian.check_sigma(sigma0, "sigma0")
+    fns, radius = generic_bmg_law()
     if math.isnan(radius):
-        return continuous.bmg_delta(_make(gamma, sigma0), n, eps, resolution=resolution).delta
-    with mp.workdps(30):
-        vals = [float(f(mp.mpf(gamma), mp.mpf(sigma0), mp.mpf(eps), mp.mpf(radius))) for f in fns]
-    return continuous.blanket_delta(continuous.AffineLognormal(*vals), gamma, n, resolution=resolution).delta
+        raise CannotCertify("no convex-order argument locates the worst input of BMG")
+    bound_fns = tuple((lambda e, r, f=f: f(mp.mpf(g), mp.mpf(s0), e, r)) for f in fns)
+    pairs = bmg_blanket.bmg_delta_pairs(bound_fns, g, check_n(n), check_epsilon(eps), radius,
+                                        orders=orders, budget=budget, **blanket_options(resolution))
+    return max(v.delta for v in pairs.values())
 
 
-def _bmg_epsilon(gamma: float, sigma0: float, n: int, delta: float, resolution: float,
-                 rel_tol: float = 1e-6) -> float:
-    """Certified epsilon at delta for BMG(gamma, sigma0) (see :func:`continuous.epsilon_for_bound`)."""
-    return continuous.epsilon_for_bound(lambda e: _bmg_delta(gamma, sigma0, n, e, resolution), delta,
-                                        rel_tol=rel_tol)
+def certified_epsilon(gamma: float, sigma0: float, n: int, delta: float, resolution: float = 48.0,
+                      rel_tol: float = 1e-6) -> float:
+    """Certified epsilon at delta for BMG(gamma, sigma0): the shared inversion of
+    :func:`certified_delta` (both pair orders), started at the template's epsilon."""
+    delta = check_delta(delta)
+    start = 1e-3
+    chi = chi_lo(gamma, sigma0)
+    if 0 < chi < math.inf:
+        start = max(continuous.template_epsilon(check_n(n), delta, chi), 1e-12)
+    return continuous.epsilon_for_bound(lambda e: certified_delta(gamma, sigma0, n, e, resolution),
+                                        delta, rel_tol=rel_tol, eps_start=start)
 
 
-def _chi_for(n: int, eps: float, delta: float) -> float:
+def chi_for_template(n: int, eps: float, delta: float) -> float:
     r"""The :math:`\chi` with :math:`f_{n,\varepsilon}(\chi) = \delta` (a starting point only)."""
-    g = lambda lc: float(continuous.template_log(n, eps, math.exp(lc), 30)) - math.log(delta)
+    g = lambda lc: float(continuous.template_log(n, eps, math.exp(lc), 30)) - math.log(delta)  # noqa: E731
     lo, hi = -10.0, 20.0
     if g(lo) < 0:
         return math.exp(lo)
     return math.exp(brentq(g, lo, hi, xtol=1e-12))
 
 
-def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution: float = 100.0,
-               rel_tol: float = 1e-5, start: float | None = None) -> float:
+def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution: float = 48.0,
+               rel_tol: float = 1e-5, start: float | None = None,
+               orders: tuple[str, ...] = bmg_blanket.ORDERS, factor: float = 1.25,
+               budget: float = bmg_blanket.BUDGET) -> float:
     r"""Smallest :math:`\sigma_0` (to ``rel_tol``, on the feasible side) whose certified bound meets
     :math:`\delta(\varepsilon)\le\delta`; the bound decreases in :math:`\sigma_0` (convex order).
 
-    Brackets by factors of 1.25, solves :math:`\log\delta_{bound}(\sigma_0) = \log\delta` by Brent's
+    Brackets by steps of ``factor`` from ``start``, solves :math:`\log\delta_{bound}(\sigma_0) = \log\delta` by Brent's
     method, then steps up until the certified bound is met."""
     log_target = math.log(delta)
 
     def f(ls: float) -> float:
         try:
-            d = _bmg_delta(gamma, math.exp(ls), n, epsilon, resolution)
+            d = certified_delta(gamma, math.exp(ls), n, epsilon, resolution, orders=orders, budget=budget)
         except CannotCertify:        # the lattice does not fit: treat as not certified
             return math.inf
         return (math.log(d) if d > 0 else -745.0) - log_target
 
     x = math.log(start if start else 1.0)
-    step = math.log(1.25)
+    step = math.log(factor)
     fx = f(x)
     if fx <= 0:
-        lo, hi, fhi = x - step, x, fx
+        lo, hi = x - step, x
         while f(lo) <= 0:
             hi, lo = lo, lo - step
             if lo < math.log(1e-6):
                 return math.exp(hi)
     else:
         lo, hi = x, x + step
-        while (fhi := f(hi)) > 0:
+        while f(hi) > 0:
             lo, hi = hi, hi + step
             if hi > math.log(1e8):
                 raise CannotCertify(f"no sigma0 certifies delta={delta} at eps={epsilon}")
@@ -269,30 +289,43 @@ def min_sigma0(gamma: float, n: int, epsilon: float, delta: float, *, resolution
     return math.exp(root)
 
 
-def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, resolution: float = 100.0,
-                       search_resolution: float = 30.0, gamma_tol: float = 2e-3) -> Design:
+def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, resolution: float = 48.0,
+                       search_resolution: float = 12.0, gamma_tol: float = 1e-2) -> Design:
     r"""Least-RMSE :math:`(\gamma, \sigma_0)` with the certified blanket bound :math:`\le \delta` at :math:`\varepsilon`.
 
-    The search over :math:`\log(1-\gamma)` uses a coarser lattice (still a certified bound, only
-    slightly larger); the final :math:`\sigma_0` is recalibrated at ``resolution``."""
+    The search over :math:`\log(1-\gamma)` only ranks candidates: it uses a coarser lattice, a
+    larger clamp budget and the :math:`(x, \perp)` order alone.  The final :math:`\sigma_0` is recalibrated at ``resolution``
+    with both orders of the zero-out pair, so the returned design is certified."""
     n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
     if eps == 0:
-        raise ValueError("epsilon=0 is not allowed for design; allowed range (0, inf)")
+        raise InvalidParameter("epsilon", 0.0, "(0, inf)", "for a design")
     # starting point: the central Gaussian's sigma plays the role of chi (Thm 3.2)
     chi0 = gaussian.calibrate_sigma(eps, delta, n)
     a0 = min(chi0 ** (-2.0 / 3), 0.5)
 
+    warm: dict[str, float] = {}
+
     def obj(log_a: float) -> float:
+        # warm start: sigma0 moves little between neighbouring gammas, so the previous root
+        # rescaled by the chi-design ratio brackets the new one within a few percent
         g = -math.expm1(log_a)
         start = sigma0_for_chi(g, chi0)
-        s0 = min_sigma0(g, n, eps, delta, resolution=search_resolution, rel_tol=1e-4, start=start)
+        if warm:
+            start *= warm["ratio"]
+        s0 = min_sigma0(g, n, eps, delta, resolution=search_resolution, rel_tol=1e-3, start=start,
+                        orders=bmg_blanket.ORDERS[:1], factor=1.05 if warm else 1.25,
+                        budget=1e-12)
+        warm["ratio"] = s0 / sigma0_for_chi(g, chi0)
         return rmse(g, s0, n, d)
 
     lo, hi = math.log(a0) - 1.5, min(math.log(a0) + 1.5, math.log(0.95))
     res = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": gamma_tol})
     g = -math.expm1(res.x)
-    s0 = min_sigma0(g, n, eps, delta, resolution=resolution, start=sigma0_for_chi(g, chi0))
-    cd = _bmg_delta(g, s0, n, eps, resolution)
+    # clamp/truncation budget per step: 1e-7 of the target (a few hundred steps at most)
+    budget = max(bmg_blanket.BUDGET, 1e-7 * delta)
+    s0 = min_sigma0(g, n, eps, delta, resolution=resolution, rel_tol=1e-4,
+                    start=sigma0_for_chi(g, chi0) * warm.get("ratio", 1.0), factor=1.05, budget=budget)
+    cd = certified_delta(g, s0, n, eps, resolution, budget=budget)
     gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
     return Design(n, eps, delta, g, s0, rmse(g, s0, n, d), cd, gm_sigma, gaussian.rmse(gm_sigma, n), d)
 
@@ -304,11 +337,11 @@ def design_by_index(n: int, epsilon: float, delta: float, d: int = 1) -> Design:
     which may exceed ``delta``."""
     n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
     if eps == 0:
-        raise ValueError("epsilon=0 is not allowed for design; allowed range (0, inf)")
-    des = optimal_gamma_for_chi(_chi_for(n, eps, delta), d)
+        raise InvalidParameter("epsilon", 0.0, "(0, inf)", "for a design")
+    des = optimal_gamma_for_chi(chi_for_template(n, eps, delta), d)
     gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
     return Design(n, eps, delta, des.gamma, des.sigma0, rmse(des.gamma, des.sigma0, n, d),
-                  _bmg_delta(des.gamma, des.sigma0, n, eps, 100.0), gm_sigma, gaussian.rmse(gm_sigma, n), d)
+                  certified_delta(des.gamma, des.sigma0, n, eps), gm_sigma, gaussian.rmse(gm_sigma, n), d)
 
 
 @dataclass(frozen=True)
@@ -348,7 +381,7 @@ def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *,
 
     def eps_of(g: float, res: float) -> float:
         s0 = sigma0_for_rmse(g, target_rmse, n, d)
-        return _bmg_epsilon(g, s0, n, delta, res)
+        return certified_epsilon(g, s0, n, delta, res)
 
     def search_eps(la: float) -> float:
         try:
@@ -383,7 +416,7 @@ def correspondence(n_values: Sequence[int], gamma: float, sigma0: float, c: floa
         n = check_n(n)
         eps = c * math.sqrt(math.log(n) / n) / chi
         f = continuous.template(n, eps, chi, gm_dps)
-        res = continuous.bmg_delta(mech, n, eps, resolution=resolution)
+        res = continuous.bmg_delta(mech, n, eps, **blanket_options(resolution))
         gm = gaussian.central_gaussian_delta(eps, chi, n, dps=gm_dps)
         rows.append({"n": n, "epsilon": eps, "chi_lo": chi, "template": float(f),
                      "delta_bmg": res.delta, "delta_bmg_error": res.error,

@@ -50,8 +50,8 @@ def test_index_design_for_rmse_hits_target():
 def test_min_sigma0_is_tight_and_certified():
     n, eps, delta, g = 200, 0.01, 1e-4, 0.9
     s0 = b.min_sigma0(g, n, eps, delta, resolution=30, rel_tol=1e-4)
-    assert b._bmg_delta(g, s0, n, eps, 30) <= delta
-    assert b._bmg_delta(g, s0 * (1 - 3e-4), n, eps, 30) > delta
+    assert b.certified_delta(g, s0, n, eps, 30) <= delta
+    assert b.certified_delta(g, s0 * (1 - 3e-4), n, eps, 30) > delta
 
 
 @pytest.mark.slow
@@ -104,3 +104,25 @@ def test_numeric_optimum_matches_symbolic_expansion_of_optimal_A():
             # truncation O(chi^(-10/3)) relative to A ~ chi^(-2/3): chi^(-8/3) times a modest
             # constant; plus ~1e-6 because a flat minimum fixes its argmin only to ~sqrt(u)
             assert abs(num - sym) / num < 20 * chi ** (-8 / 3) + 1e-6, (chi, d, num, sym)
+
+
+def test_certified_epsilon_is_the_inverse_of_certified_delta():
+    e = b.certified_epsilon(0.95, 4.6, 10 ** 4, 1e-6, rel_tol=1e-6)
+    assert b.certified_delta(0.95, 4.6, 10 ** 4, e) <= 1e-6
+    # rel_tol 1e-6 of the bisection: a point 1e-5 below is no longer certified
+    assert b.certified_delta(0.95, 4.6, 10 ** 4, e * (1 - 1e-5)) > 1e-6
+
+
+def test_certified_delta_is_the_max_over_both_orders():
+    # the design search ranks with the (x, bot) order only; the certified value is the max of both
+    fwd = b.certified_delta(0.9, 3.0, 1000, 0.003, orders=("(x, bot)",))
+    rev = b.certified_delta(0.9, 3.0, 1000, 0.003, orders=("(bot, x)",))
+    assert b.certified_delta(0.9, 3.0, 1000, 0.003) == max(fwd, rev)
+    assert fwd != rev
+
+
+@pytest.mark.slow
+def test_design_for_privacy_at_n_1e9():
+    des = b.design_for_privacy(10 ** 9, 1e-5, 1e-6)
+    assert des.certified_delta <= 1e-6
+    assert 0 < des.gamma < 1 and des.sigma0 > 0

@@ -173,7 +173,7 @@ def check_000_num_fig1_bmg_approaches_gm(ctx: CheckContext):
        expected="confirmed", section="Sec. 5")
 def check_000_num_fig2_profile_matches_gm(ctx: CheckContext):
     from shufflekit.numeric import gaussian
-    from shufflekit.numeric.bmg_design import _bmg_epsilon, design_by_index_for_rmse
+    from shufflekit.numeric.bmg_design import certified_epsilon, design_by_index_for_rmse
 
     n, target = 10 ** 3, 3.16
     des = design_by_index_for_rmse(n, target)
@@ -181,7 +181,7 @@ def check_000_num_fig2_profile_matches_gm(ctx: CheckContext):
     # GM(100) at n = 1e3 has delta(0) ~ 1.3e-4 (mu = 1/(100 sqrt(1000))): larger deltas give eps = 0
     deltas = [1e-5, 1e-7] if ctx.quick else [3e-5, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10]
     res = 40 if ctx.quick else 100
-    ratios = [_bmg_epsilon(des.gamma, des.sigma0, n, d, res) / gaussian.epsilon_for_sigma(sigma_gm, d, n)
+    ratios = [certified_epsilon(des.gamma, des.sigma0, n, d, res) / gaussian.epsilon_for_sigma(sigma_gm, d, n)
               for d in deltas]
     msg = (f"BMG({des.gamma:.4f}, {des.sigma0:.4f}) (RMSE 3.16 by the Sec. 4.2 design) vs GM(sigma=100) at "
            f"n=1e3: certified eps_BMG/eps_GM = {[round(r, 4) for r in ratios]} at delta = {deltas}")
@@ -248,12 +248,12 @@ def check_000_num_fig3_printed_params_rmse(ctx: CheckContext):
        expected="confirmed", section="Sec. 5")
 def check_000_num_fig3_agreement_at_n100(ctx: CheckContext):
     from shufflekit.numeric import gaussian
-    from shufflekit.numeric.bmg_design import _bmg_epsilon, rmse
+    from shufflekit.numeric.bmg_design import certified_epsilon, rmse
 
     gamma, sigma0 = float(FIG3_GAMMA), float(FIG3_SIGMA0)   # the design of Fig. 3 (an input, not compared)
     rows = []
     for n in (10 ** 2, 10 ** 3, 10 ** 4):
-        e = _bmg_epsilon(gamma, sigma0, n, 1e-5, 40 if ctx.quick else 100)
+        e = certified_epsilon(gamma, sigma0, n, 1e-5, 40 if ctx.quick else 100)
         s = gaussian.calibrate_sigma(e, 1e-5, n)
         rows.append((n, e, rmse(gamma, sigma0, n), gaussian.rmse(s, n)))
     ratios = [r[2] / r[3] for r in rows]
