@@ -1,7 +1,10 @@
-"""Command line: ``shufflekit verify | mechanism | latex | series | profile | histogram | design``.
+"""Command line: ``shufflekit list | verify | mechanism | latex | series | profile | histogram | design``.
 
-Bad input prints one clean line on stderr and exits with status 2; a bound that cannot be
-certified exits with status 3.
+Each command is a module with ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``: it
+parses, calls the library, and formats (:mod:`shufflekit.cli.output`).
+
+Exit status: 0 success; 1 ``verify`` found a regression; 2 bad input (one line on stderr naming
+the parameter, its value and the allowed range); 3 valid input whose bound cannot be certified.
 """
 from __future__ import annotations
 
@@ -10,23 +13,37 @@ import sys
 from typing import Sequence
 
 from shufflekit import __version__
-from shufflekit.cli import design, histogram, latex, mechanism, profile, series, verify
+from shufflekit.cli import (design, histogram, latex, listing, mechanism, profile, series,
+                            verify)
+from shufflekit.cli.progress import busy
 from shufflekit.errors import CannotCertify
 
 EXIT_BAD_INPUT = 2
 EXIT_CANNOT_CERTIFY = 3
 
-COMMANDS = (verify, mechanism, latex, series, profile, histogram, design)
+COMMANDS = (listing, verify, mechanism, latex, series, profile, histogram, design)
+
+EPILOG = ("exit status: 0 ok, 1 verify found a regression, 2 bad input, "
+          "3 cannot certify (valid input, no certified bound)")
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (no usage block) and exit with status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="shufflekit",
-        description="Derive, evaluate and verify privacy amplification by shuffling.")
+        description="Derive, evaluate and verify privacy amplification by shuffling.",
+        epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"shufflekit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
-        p = sub.add_parser(command.NAME, help=command.HELP)
+        p = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP,
+                           epilog=EPILOG)
         command.add_arguments(p)
         p.set_defaults(func=command.run)
     return parser
@@ -34,9 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        args = parser.parse_args(argv)
+    except SystemExit as exc:              # --help, --version, or a parse error (one line)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        with busy(args.command, enabled=args.command != "verify"):
+            return int(args.func(args) or 0)
     except CannotCertify as exc:
         print(f"shufflekit {args.command}: cannot certify: {exc}", file=sys.stderr)
         return EXIT_CANNOT_CERTIFY

@@ -19,7 +19,9 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from shufflekit.mechanisms.finite import BOT, FiniteMechanism, check_adjacency, _check_epsilon
+from shufflekit.mechanisms.finite import BOT, Blanket, FiniteMechanism, check_adjacency
+from shufflekit.mechanisms.parameters import check_law_epsilon
+from shufflekit.mechanisms.protocol import ParamMap
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import is_zero, sign
 
@@ -61,6 +63,28 @@ class JointComposition:
     def eps0(self) -> Any:
         return sp.simplify(sp.Add(*[c.eps0() for c in self.components]))
 
+    @property
+    def params(self) -> ParamMap:
+        parts = [c.name + "(" + ", ".join(f"{k}={v}" for k, v in c.params.items()) + ")"
+                 for c in self.components]
+        return ParamMap(components=" x ".join(parts))
+
+    def blanket(self) -> Blanket:
+        """Blanket of the product: the product of the components' blankets."""
+        return self.to_finite().blanket()
+
+    def summary(self) -> dict:
+        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
+        from shufflekit.mechanisms.describe import summary
+
+        return summary(self)
+
+    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
+        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
+        from shufflekit.mechanisms.describe import describe
+
+        return describe(self, epsilon=epsilon, adjacency=adjacency)
+
     def pairs(self, adjacency: str = "replace-one") -> list[tuple]:
         check_adjacency(adjacency)
         if adjacency == "zero-out":
@@ -70,9 +94,12 @@ class JointComposition:
         xs = list(itertools.product(*[c.inputs for c in self.components]))
         return [(a, b) for a in xs for b in xs if a != b]
 
-    def gparv(self, epsilon: Any, pair: tuple) -> DiscreteLaw:
-        """Exact GPARV law of the product mechanism for ``pair = (x, x')`` (tuples)."""
-        _check_epsilon(epsilon)
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
+        """Exact GPARV law of the product mechanism for ``pair = (x, x')`` (tuples; default the
+        first replace-one pair)."""
+        check_law_epsilon(epsilon)
+        if pair is None:
+            pair = self.pairs("replace-one")[0]
         e = sp.exp(epsilon) if isinstance(epsilon, sp.Basic) else math.exp(epsilon)
         triples = [(1, 1, 1)]
         for mech, a, b in zip(self.components, pair[0], pair[1]):

@@ -37,6 +37,7 @@ import sympy as sp
 
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import largest, sign, smallest
+from shufflekit.mechanisms.protocol import ParamMap
 
 BOT = "⊥"
 ADJACENCIES = ("zero-out", "replace-one")
@@ -79,6 +80,10 @@ class FiniteMechanism:
     multiplicity: tuple
     params: Mapping[str, Any] = field(default_factory=dict)
     blanket_floor: tuple | None = None  # a chosen (not maximal) blanket gamma*omega, if any
+
+    def __post_init__(self):
+        if not isinstance(self.params, ParamMap):
+            object.__setattr__(self, "params", ParamMap(self.params or {}))
 
     # ----------------------------------------------------------------- build
     @classmethod
@@ -176,6 +181,11 @@ class FiniteMechanism:
     def blanket(self) -> Blanket:
         return self._blanket
 
+    @property
+    def gamma(self) -> Any:
+        r"""Blanket mass :math:`\gamma = \sum_y \min_x R_x(y)` (seed 002, Sec. 3.2)."""
+        return self._blanket.gamma
+
     @cached_property
     def _blanket(self) -> Blanket:
         if self.blanket_floor is not None:
@@ -205,9 +215,14 @@ class FiniteMechanism:
         return [(a, b) for a in self.inputs for b in self.inputs if a != b]
 
     # -------------------------------------------------------------- GPARV
-    def gparv(self, epsilon: Any, pair: tuple) -> DiscreteLaw:
-        r"""Exact law of :math:`G_\varepsilon^{x,x'}` (seed 002, Def. 5.1)."""
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
+        r"""Exact law of :math:`G_\varepsilon^{x,x'}` (seed 002, Def. 5.1).
+
+        ``pair`` defaults to the first replace-one pair (inputs 0 and 1 of the matrix).
+        """
         _check_epsilon(epsilon)
+        if pair is None:
+            pair = self.pairs("replace-one")[0] if len(self.inputs) > 1 else (self.inputs[0], BOT)
         b = self.blanket()
         if sign(b.gamma) <= 0:
             raise ValueError(f"{self.name} has blanket mass gamma=0; the GPARV needs gamma in (0, 1]")
@@ -370,6 +385,18 @@ class FiniteMechanism:
         if sign(best) == 0:
             return ShuffleIndex(value=sp.oo, pair=arg, reference=ref)
         return ShuffleIndex(value=_tidy(1 / sp.sqrt(_tidy(best))), pair=arg, reference=ref)
+
+    def summary(self) -> dict:
+        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
+        from shufflekit.mechanisms.describe import summary
+
+        return summary(self)
+
+    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
+        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
+        from shufflekit.mechanisms.describe import describe
+
+        return describe(self, epsilon=epsilon, adjacency=adjacency)
 
     # ---------------------------------------------------------------- LDP
     def eps0(self) -> Any:

@@ -24,6 +24,7 @@ import sympy as sp
 
 from shufflekit.mechanisms.law import ContinuousLaw
 from shufflekit.mechanisms.parameters import as_param
+from shufflekit.mechanisms.protocol import ContinuousBlanket, ParamMap
 
 y = sp.Symbol("y", real=True)
 
@@ -80,8 +81,37 @@ class GaussianLocal:
     def eps0(self):
         return sp.oo
 
-    def params(self) -> dict:
-        return {"sigma0": self.sigma0, "d": self.d}
+    @property
+    def params(self) -> ParamMap:
+        return ParamMap(sigma0=self.sigma0, d=self.d)
+
+    def blanket(self) -> ContinuousBlanket:
+        """No blanket: every output density is a Gaussian centred at the input."""
+        return ContinuousBlanket(gamma=sp.Integer(0))
+
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> None:
+        """None: without a blanket (gamma = 0) the amplification variable is undefined."""
+        return None
+
+    def chi_lo(self) -> Any:
+        """0: chi_lo^2 = gamma / Var[...] and gamma = 0 (seed 000, Def. 2.4)."""
+        return sp.Integer(0)
+
+    def chi_up(self) -> None:
+        """None: not used for this mechanism by seed 000, whose index here is :meth:`chi_chua`."""
+        return None
+
+    def summary(self) -> dict:
+        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
+        from shufflekit.mechanisms.describe import summary
+
+        return summary(self)
+
+    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
+        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
+        from shufflekit.mechanisms.describe import describe
+
+        return describe(self, epsilon=epsilon, adjacency=adjacency)
 
     def variance_l0(self, x1: np.ndarray | Any, x: np.ndarray | Any) -> sp.Expr:
         r""":math:`\mathrm{Var}_{R_x}[(R_{x_1} - R_0)/R_x]` for vectors ``x1``, ``x``.
@@ -166,8 +196,34 @@ class BlanketMixedGaussian:
     def eps0(self):
         return sp.oo
 
-    def params(self) -> dict:
-        return {"gamma": self.gamma, "sigma0": self.sigma0, "d": self.d}
+    @property
+    def params(self) -> ParamMap:
+        return ParamMap(gamma=self.gamma, sigma0=self.sigma0, d=self.d)
+
+    def blanket(self) -> ContinuousBlanket:
+        """Blanket of mass gamma with density N(0, sigma0^2 I_d) (seed 000, Algorithm 1)."""
+        return ContinuousBlanket(gamma=self.gamma, density=self.blanket_density())
+
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> ContinuousLaw:
+        """The amplification law of the zero-out pair (x, null), |x| = 1 (the worst case; see
+        :meth:`chi_lo`), i.e. :meth:`amplification_law` at r = 1."""
+        return self.amplification_law(epsilon, 1)
+
+    def chi_up(self) -> None:
+        """None: seed 000 analyses BMG through chi_lo only (Sec. 4.2, App. C)."""
+        return None
+
+    def summary(self) -> dict:
+        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
+        from shufflekit.mechanisms.describe import summary
+
+        return summary(self)
+
+    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
+        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
+        from shufflekit.mechanisms.describe import describe
+
+        return describe(self, epsilon=epsilon, adjacency=adjacency)
 
     def variance_l0(self, r: Any) -> sp.Expr:
         r""":math:`\mathrm{Var}_{\omega}[\ell_0(Y; x, \perp, \omega)] = \int R_x^2/\omega - 1`
