@@ -34,6 +34,17 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
+class DefaultsFormatter(argparse.HelpFormatter):
+    """Help text that ends with the default of every option that has one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (action.option_strings and "default" not in text
+                and action.default not in (None, False, argparse.SUPPRESS)):
+            text += " (default: %(default)s)"
+        return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="shufflekit",
@@ -43,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         p = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP,
-                           epilog=EPILOG)
+                           epilog=EPILOG, formatter_class=DefaultsFormatter)
         command.add_arguments(p)
         p.set_defaults(func=command.run)
     return parser

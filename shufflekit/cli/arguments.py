@@ -25,8 +25,10 @@ def arg_type(check: Callable[[str], Any], metavar: str) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         try:
             return check(text)
-        except InvalidParameter as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+        except InvalidParameter as exc:       # show the text as typed: n=0, eps0=abc
+            shown = text if exc.value == text else exc.value
+            msg = f"{exc.name}={shown} is not allowed; allowed {exc.allowed}"
+            raise argparse.ArgumentTypeError(msg + (f" ({exc.why})" if exc.why else "")) from None
 
     parse.__name__ = metavar
     return parse

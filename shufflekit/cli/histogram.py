@@ -20,6 +20,8 @@ def add_arguments(hi: argparse.ArgumentParser) -> None:
     hi.add_argument("--ones-among-others", dest="ones", type=integer("ones-among-others", 0, 10 ** 12),
                     default=0, help="how many of the other n - 1 users hold input 1 (the fixed "
                                     "composition), integer in [0, n - 1]; default 0")
+    hi.add_argument("--k", dest="ones_deprecated", type=integer("k", 0, 10 ** 12), default=None,
+                    help=argparse.SUPPRESS)     # old name of --ones-among-others
     hi.add_argument("--jsd", action="store_true", help="also compute the exact JSD")
     hi.add_argument("--epsilon", type=epsilon_type, nargs="+", default=None,
                     help="epsilon values >= 0 (nats) at which to print both directed deltas")
@@ -31,6 +33,11 @@ def add_arguments(hi: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from shufflekit.numeric.histogram import report
 
+    if args.ones_deprecated is not None:
+        import sys
+        print("shufflekit histogram: note: --k is deprecated here (it is the alphabet size "
+              "elsewhere); use --ones-among-others", file=sys.stderr)
+        args.ones = args.ones_deprecated
     if args.ones >= args.n:
         from shufflekit.errors import InvalidParameter
         raise InvalidParameter("ones-among-others", args.ones, f"range [0, {args.n - 1}] (n - 1)")

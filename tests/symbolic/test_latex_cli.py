@@ -39,7 +39,7 @@ def test_series_text_and_latex(capsys):
 
 def test_series_bad_input(capsys):
     assert main(["series", "no.such", "--order", "3"]) == 2
-    assert "not a series id" in capsys.readouterr().err
+    assert "id='no.such' is not allowed; allowed a series id" in capsys.readouterr().err
     assert main(["series", "rr.err-in-chi", "--order", "0"]) == 2
     assert "order=0" in capsys.readouterr().err
 
@@ -53,7 +53,7 @@ def test_latex_list(capsys):
 
 def test_latex_unknown_id(capsys):
     assert main(["latex", "nope"]) == 2
-    assert "unknown result id" in capsys.readouterr().err
+    assert "id='nope' is not allowed; allowed a result id" in capsys.readouterr().err
 
 
 def test_derivation_latex_has_align():
