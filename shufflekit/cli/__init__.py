@@ -15,6 +15,7 @@ from typing import Sequence
 from shufflekit import __version__
 from shufflekit.cli import (design, histogram, latex, listing, mechanism, profile, series,
                             verify)
+from shufflekit.cli.output import check_output
 from shufflekit.cli.progress import busy
 from shufflekit.errors import CannotCertify
 
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:              # --help, --version, or a parse error (one line)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
+        check_output(getattr(args, "output", None))
         with busy(args.command, enabled=args.command != "verify"):
             return int(args.func(args) or 0)
     except CannotCertify as exc:

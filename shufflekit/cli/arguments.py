@@ -26,7 +26,8 @@ def arg_type(check: Callable[[str], Any], metavar: str) -> Callable[[str], Any]:
         try:
             return check(text)
         except InvalidParameter as exc:       # show the text as typed: n=0, eps0=abc
-            shown = text if exc.value == text else exc.value
+            plain = isinstance(text, str) and text.isprintable() and text == text.strip() and text
+            shown = (text if plain else repr(text)) if exc.value == text else repr(exc.value)
             msg = f"{exc.name}={shown} is not allowed; allowed {exc.allowed}"
             raise argparse.ArgumentTypeError(msg + (f" ({exc.why})" if exc.why else "")) from None
 

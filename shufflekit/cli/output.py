@@ -156,6 +156,24 @@ def to_csv(records: Sequence[dict]) -> str:
     return buf.getvalue().rstrip("\n")
 
 
+def check_output(output: str | None) -> None:
+    """Fail early (before any computation) if ``output`` cannot be written."""
+    import os
+
+    if output is None:
+        return
+    allowed = "a writable file path"
+    if not output.strip():
+        raise InvalidParameter("output", output, allowed, "empty")
+    if os.path.isdir(output):
+        raise InvalidParameter("output", output, allowed, "is a directory")
+    parent = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(parent):
+        raise InvalidParameter("output", output, allowed, f"no directory {parent}")
+    if not os.access(parent, os.W_OK) or (os.path.exists(output) and not os.access(output, os.W_OK)):
+        raise InvalidParameter("output", output, allowed, "permission denied")
+
+
 def write(text: str, output: str | None) -> None:
     """Write ``text`` (plus a newline) to ``output`` or standard output."""
     if output is None:

@@ -6,6 +6,7 @@ Numbers become exact sympy numbers; a parameter out of its range raises
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import sympy as sp
@@ -34,6 +35,8 @@ def as_param(value: Any, name: str, *, low: float | None = None, high: float | N
         try:
             value = sp.Rational(text)  # decimal strings are exact: '0.6' -> 3/5
         except (TypeError, ValueError):
+            if not is_constant_text(text):
+                raise InvalidParameter(name, shown, rng, "not a number") from None
             try:
                 value = sp.sympify(text, rational=True)
             except (sp.SympifyError, TypeError, ValueError, SyntaxError, AttributeError,
@@ -60,6 +63,20 @@ def as_param(value: Any, name: str, *, low: float | None = None, high: float | N
     if isinstance(value, int) or f == int(f):
         return sp.Integer(int(f))
     return sp.nsimplify(value, rational=True)
+
+
+#: names allowed in a parameter given as text (everything else is rejected before sympify)
+CONSTANT_NAMES = frozenset({"log", "exp", "sqrt", "pi", "E"})
+CONSTANT_TEXT = re.compile(r"[0-9.eE+\-*/() a-z_A-Z]{1,80}")
+
+
+def is_constant_text(text: str) -> bool:
+    """True if ``text`` is a short closed-form constant: digits, + - * / ( ), and the names
+    log, exp, sqrt, pi, E (no powers, so no huge numbers; no other names, so nothing is run)."""
+    if not CONSTANT_TEXT.fullmatch(text) or "**" in text:
+        return False
+    names = set(re.findall(r"[A-Za-z_]+", re.sub(r"(?<=[0-9.])[eE][+-]?(?=[0-9])", " ", text)))
+    return names <= CONSTANT_NAMES
 
 
 def check_law_epsilon(epsilon: Any) -> Any:
