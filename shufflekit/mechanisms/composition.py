@@ -97,6 +97,7 @@ class JointComposition:
     def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
         """Exact GPARV law of the product mechanism for ``pair = (x, x')`` (tuples; default the
         first replace-one pair)."""
+        epsilon = check_law_epsilon(epsilon) if isinstance(epsilon, str) else epsilon
         check_law_epsilon(epsilon)
         if pair is None:
             pair = self.pairs("replace-one")[0]

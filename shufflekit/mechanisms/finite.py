@@ -37,6 +37,7 @@ import sympy as sp
 
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import largest, sign, smallest
+from shufflekit.mechanisms.parameters import check_law_epsilon
 from shufflekit.mechanisms.protocol import ParamMap
 
 BOT = "⊥"
@@ -218,8 +219,11 @@ class FiniteMechanism:
     def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
         r"""Exact law of :math:`G_\varepsilon^{x,x'}` (seed 002, Def. 5.1).
 
-        ``pair`` defaults to the first replace-one pair (inputs 0 and 1 of the matrix).
+        ``pair`` defaults to the first replace-one pair (inputs 0 and 1 of the matrix);
+        ``epsilon`` may be a number, numeric text (kept exact: ``"1/2"``) or a symbol.
         """
+        if isinstance(epsilon, str):
+            epsilon = check_law_epsilon(epsilon)
         _check_epsilon(epsilon)
         if pair is None:
             pair = self.pairs("replace-one")[0] if len(self.inputs) > 1 else (self.inputs[0], BOT)

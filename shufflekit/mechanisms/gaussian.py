@@ -23,7 +23,7 @@ import numpy as np
 import sympy as sp
 
 from shufflekit.mechanisms.law import ContinuousLaw
-from shufflekit.mechanisms.parameters import as_param
+from shufflekit.mechanisms.parameters import as_param, check_law_epsilon
 from shufflekit.mechanisms.protocol import ContinuousBlanket, ParamMap
 
 y = sp.Symbol("y", real=True)
@@ -207,7 +207,7 @@ class BlanketMixedGaussian:
     def gparv(self, epsilon: Any, pair: tuple | None = None) -> ContinuousLaw:
         """The amplification law of the zero-out pair (x, null), |x| = 1 (the worst case; see
         :meth:`chi_lo`), i.e. :meth:`amplification_law` at r = 1."""
-        return self.amplification_law(epsilon, 1)
+        return self.amplification_law(check_law_epsilon(epsilon), 1)
 
     def chi_up(self) -> None:
         """None: seed 000 analyses BMG through chi_lo only (Sec. 4.2, App. C)."""

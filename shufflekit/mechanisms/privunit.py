@@ -28,7 +28,7 @@ import sympy as sp
 from shufflekit.mechanisms.finite import Blanket, FiniteMechanism
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import sign, smallest
-from shufflekit.mechanisms.parameters import as_param
+from shufflekit.mechanisms.parameters import as_param, check_law_epsilon
 from shufflekit.mechanisms.protocol import ParamMap
 
 
@@ -108,6 +108,7 @@ class PrivUnit:
         By rotation invariance every zero-out pair has this law; ``pair`` is accepted for the
         common mechanism contract and must be ``None`` or a zero-out pair.
         """
+        epsilon = check_law_epsilon(epsilon)
         h, l = self.levels()
         q, g = self.q, self.gamma
         e = sp.exp(epsilon)

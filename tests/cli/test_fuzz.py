@@ -156,7 +156,7 @@ def test_fuzz_cli(args):
 
 
 @pytest.mark.slow
-@settings(max_examples=600, deadline=None,
+@settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.function_scoped_fixture])
 @given(argv())
