@@ -21,7 +21,7 @@ import sympy as sp
 
 from shufflekit.mechanisms.finite import BOT, Blanket, FiniteMechanism, check_adjacency
 from shufflekit.mechanisms.parameters import check_law_epsilon
-from shufflekit.mechanisms.protocol import ParamMap
+from shufflekit.mechanisms.protocol import Describable, ParamMap
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import is_zero, sign
 
@@ -47,7 +47,7 @@ def _ratio_law(mech: FiniteMechanism, a, b) -> list[tuple[Any, Any, Any]]:
 
 
 @dataclass(frozen=True)
-class JointComposition:
+class JointComposition(Describable):
     """The product mechanism of ``components`` (each a :class:`FiniteMechanism`)."""
 
     components: tuple
@@ -72,18 +72,6 @@ class JointComposition:
     def blanket(self) -> Blanket:
         """Blanket of the product: the product of the components' blankets."""
         return self.to_finite().blanket()
-
-    def summary(self) -> dict:
-        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
-        from shufflekit.mechanisms.describe import summary
-
-        return summary(self)
-
-    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
-        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
-        from shufflekit.mechanisms.describe import describe
-
-        return describe(self, epsilon=epsilon, adjacency=adjacency)
 
     def pairs(self, adjacency: str = "replace-one") -> list[tuple]:
         check_adjacency(adjacency)

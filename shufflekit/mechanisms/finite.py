@@ -38,7 +38,7 @@ import sympy as sp
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import largest, sign, smallest
 from shufflekit.mechanisms.parameters import check_law_epsilon
-from shufflekit.mechanisms.protocol import ParamMap
+from shufflekit.mechanisms.protocol import Describable, ParamMap
 
 BOT = "⊥"
 ADJACENCIES = ("zero-out", "replace-one")
@@ -73,7 +73,7 @@ class ShuffleIndex:
 
 
 @dataclass(frozen=True)
-class FiniteMechanism:
+class FiniteMechanism(Describable):
     name: str
     inputs: tuple
     outputs: tuple
@@ -389,18 +389,6 @@ class FiniteMechanism:
         if sign(best) == 0:
             return ShuffleIndex(value=sp.oo, pair=arg, reference=ref)
         return ShuffleIndex(value=_tidy(1 / sp.sqrt(_tidy(best))), pair=arg, reference=ref)
-
-    def summary(self) -> dict:
-        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
-        from shufflekit.mechanisms.describe import summary
-
-        return summary(self)
-
-    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
-        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
-        from shufflekit.mechanisms.describe import describe
-
-        return describe(self, epsilon=epsilon, adjacency=adjacency)
 
     # ---------------------------------------------------------------- LDP
     def eps0(self) -> Any:

@@ -24,7 +24,7 @@ import sympy as sp
 
 from shufflekit.mechanisms.law import ContinuousLaw
 from shufflekit.mechanisms.parameters import as_param, check_law_epsilon
-from shufflekit.mechanisms.protocol import ContinuousBlanket, ParamMap
+from shufflekit.mechanisms.protocol import ContinuousBlanket, Describable, ParamMap
 
 y = sp.Symbol("y", real=True)
 
@@ -61,7 +61,7 @@ class ChuaIndex:
 
 
 @dataclass(frozen=True)
-class GaussianLocal:
+class GaussianLocal(Describable):
     """:math:`R_x = N(x, \\sigma_0^2 I_d)` for :math:`\\|x\\|_2 \\le 1`."""
 
     sigma0: Any
@@ -100,18 +100,6 @@ class GaussianLocal:
     def chi_up(self) -> None:
         """None: not used for this mechanism by seed 000, whose index here is :meth:`chi_chua`."""
         return None
-
-    def summary(self) -> dict:
-        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
-        from shufflekit.mechanisms.describe import summary
-
-        return summary(self)
-
-    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
-        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
-        from shufflekit.mechanisms.describe import describe
-
-        return describe(self, epsilon=epsilon, adjacency=adjacency)
 
     def variance_l0(self, x1: np.ndarray | Any, x: np.ndarray | Any) -> sp.Expr:
         r""":math:`\mathrm{Var}_{R_x}[(R_{x_1} - R_0)/R_x]` for vectors ``x1``, ``x``.
@@ -171,7 +159,7 @@ class GaussianLocal:
 
 
 @dataclass(frozen=True)
-class BlanketMixedGaussian:
+class BlanketMixedGaussian(Describable):
     """BMG(gamma, sigma0) of seed 000, Algorithm 1."""
 
     gamma: Any
@@ -212,18 +200,6 @@ class BlanketMixedGaussian:
     def chi_up(self) -> None:
         """None: seed 000 analyses BMG through chi_lo only (Sec. 4.2, App. C)."""
         return None
-
-    def summary(self) -> dict:
-        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
-        from shufflekit.mechanisms.describe import summary
-
-        return summary(self)
-
-    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
-        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
-        from shufflekit.mechanisms.describe import describe
-
-        return describe(self, epsilon=epsilon, adjacency=adjacency)
 
     def variance_l0(self, r: Any) -> sp.Expr:
         r""":math:`\mathrm{Var}_{\omega}[\ell_0(Y; x, \perp, \omega)] = \int R_x^2/\omega - 1`

@@ -29,7 +29,7 @@ from shufflekit.mechanisms.finite import Blanket, FiniteMechanism
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import sign, smallest
 from shufflekit.mechanisms.parameters import as_param, check_law_epsilon
-from shufflekit.mechanisms.protocol import ParamMap
+from shufflekit.mechanisms.protocol import Describable, ParamMap
 
 
 def cap_complement_probability(theta: Any, d: Any) -> Any:
@@ -53,7 +53,7 @@ def cap_complement_probability(theta: Any, d: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class PrivUnit:
+class PrivUnit(Describable):
     p: Any
     theta: Any
     d: Any
@@ -151,14 +151,3 @@ class PrivUnit:
     def params(self) -> ParamMap:
         return ParamMap(p=self.p, theta=self.theta, d=self.d)
 
-    def summary(self) -> dict:
-        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
-        from shufflekit.mechanisms.describe import summary
-
-        return summary(self)
-
-    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
-        """JSON-ready summary (see :func:`shufflekit.mechanisms.describe.describe`)."""
-        from shufflekit.mechanisms.describe import describe
-
-        return describe(self, epsilon=epsilon, adjacency=adjacency)

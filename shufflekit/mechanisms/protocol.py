@@ -68,6 +68,22 @@ class ParamMap(dict):
         return self
 
 
+class Describable:
+    """Mixin giving a mechanism class :meth:`summary` and :meth:`describe` from the contract."""
+
+    def summary(self) -> dict:
+        """Name and parameters (cheap; see :func:`shufflekit.mechanisms.describe.summary`)."""
+        from shufflekit.mechanisms.describe import summary
+
+        return summary(self)
+
+    def describe(self, *, epsilon: Any = 0, adjacency: str | None = None) -> dict:
+        """JSON-ready description (see :func:`shufflekit.mechanisms.describe.describe`)."""
+        from shufflekit.mechanisms.describe import describe
+
+        return describe(self, epsilon=epsilon, adjacency=adjacency)
+
+
 @runtime_checkable
 class Mechanism(Protocol):
     """What every shufflekit mechanism offers (see the module docstring)."""
