@@ -32,6 +32,8 @@ class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (no usage block) and exit with status 2."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
+        if message.endswith("expected one argument"):
+            message += " (write a value that starts with '-' as --option=VALUE)"
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 

@@ -33,6 +33,6 @@ def run(args: argparse.Namespace) -> int:
                                "or --all")
     unknown = [i for i in ids if i not in RESULTS]
     if unknown:
-        raise InvalidParameter("id", unknown[0], "a result id (see `shufflekit list results`)")
+        raise InvalidParameter("ids", unknown[0], "result ids (see `shufflekit list results`)")
     write(document(ids) if args.document else fragments(ids), args.output)
     return 0

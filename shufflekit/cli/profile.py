@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
 def registry_profile(args: argparse.Namespace) -> dict:
     """Profile of a mechanism by a registered accounting method."""
-    from shufflekit.numeric.accountant import accountant
+    from shufflekit.numeric.accountant import accountant, methods
 
     notes = unused_mechanism_options(args)
     for opt in ("sigma", "noise_multiplier"):
@@ -81,6 +81,10 @@ def registry_profile(args: argparse.Namespace) -> dict:
         else:
             notes.append(f"--grid applies to the FFT methods only, not to "
                          f"{args.method or 'the default method'}; ignored")
+    if args.method is None and not methods(mech):
+        reasons = "; ".join(f"{m.name}: {m.check(mech)}" for m in methods())
+        raise InvalidParameter("mechanism", args.name, "a mechanism some registered method "
+                               "supports (see `shufflekit list methods`)", reasons or None)
     acc = accountant(mech, args.n, method=args.method, adjacency=args.adjacency, **options)
     payload = acc.profile(epsilons=args.epsilon, deltas=args.delta).as_dict()
     if notes:

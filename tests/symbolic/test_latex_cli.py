@@ -53,7 +53,7 @@ def test_latex_list(capsys):
 
 def test_latex_unknown_id(capsys):
     assert main(["latex", "nope"]) == 2
-    assert "id='nope' is not allowed; allowed a result id" in capsys.readouterr().err
+    assert "ids='nope' is not allowed; allowed result ids" in capsys.readouterr().err
 
 
 def test_derivation_latex_has_align():
