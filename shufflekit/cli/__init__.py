@@ -3,12 +3,14 @@
 Each command is a module with ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``: it
 parses, calls the library, and formats (:mod:`shufflekit.cli.output`).
 
-Exit status: 0 success; 1 ``verify`` found a regression; 2 bad input (one line on stderr naming
+Exit status: 0 success; 1 ``verify`` found a regression, or an internal error (a bug: one line,
+no traceback unless SHUFFLEKIT_DEBUG=1); 2 bad input (one line on stderr naming
 the parameter, its value and the allowed range); 3 valid input whose bound cannot be certified.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -21,10 +23,11 @@ from shufflekit.errors import CannotCertify
 
 EXIT_BAD_INPUT = 2
 EXIT_CANNOT_CERTIFY = 3
+EXIT_INTERNAL = 1
 
 COMMANDS = (listing, verify, mechanism, latex, series, profile, histogram, design)
 
-EPILOG = ("exit status: 0 ok, 1 verify found a regression, 2 bad input, "
+EPILOG = ("exit status: 0 ok, 1 verify found a regression (or an internal error), 2 bad input, "
           "3 cannot certify (valid input, no certified bound)")
 
 
@@ -81,3 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into head
         return 0
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, no traceback (SHUFFLEKIT_DEBUG=1 shows it)
+        if os.environ.get("SHUFFLEKIT_DEBUG"):
+            raise
+        print(f"shufflekit {args.command}: internal error ({type(exc).__name__}): "
+              f"{' '.join(str(exc).split())[:300]}; please report it", file=sys.stderr)
+        return EXIT_INTERNAL

@@ -17,6 +17,7 @@ from shufflekit.validation import check_delta, check_epsilon, check_int, check_r
 MAX_N = 10 ** 12
 MAX_D = 10 ** 6
 MAX_K = 10 ** 6
+MAX_EPS0 = 100
 
 
 def arg_type(check: Callable[[str], Any], metavar: str) -> Callable[[str], Any]:
@@ -104,9 +105,10 @@ def add_mechanism_arguments(p: argparse.ArgumentParser, *, extra_names: tuple[st
                         "no default")
     p.add_argument("--m", type=integer("m", 1, 4), default=None,
                    help="number of jointly composed k-RR copies, integer in [1, 4] (joint-krr)")
-    p.add_argument("--eps0", type=exact("eps0", 0, None, lo_open=True), default=None,
-                   help="local epsilon eps0 > 0 (nats; exact text such as 1/2 or log(3) "
-                        "is kept exact); no default")
+    p.add_argument("--eps0", type=exact("eps0", 0, MAX_EPS0, lo_open=True), default=None,
+                   help=f"local epsilon eps0 in (0, {MAX_EPS0}] (nats; exact text such as 1/2 "
+                        "or log(3) is kept exact; e^eps0 must fit a float for the numeric "
+                        "accountants); no default")
     p.add_argument("--p", type=exact("p", 0, 1, lo_open=True, hi_open=True), default=None,
                    help="rr: keep probability in [1/2, 1) (instead of --eps0); privunit: cap "
                         "probability in (0, 1)")

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import argparse
 
-from shufflekit.cli.arguments import arg_type, delta_type, epsilon_type, integer, n_type, numbers
+from shufflekit.cli.arguments import arg_type, delta_type, epsilon_type, integer, numbers
 from shufflekit.cli.output import add_output_arguments, columns, emit
+
+#: largest n of the exact histogram law (arrays of length about n per output class)
+HISTOGRAM_MAX_N = 10 ** 7
 
 NAME = "histogram"
 HELP = "exact fixed-composition accounting of a binary-input channel (seed 001)"
@@ -16,7 +19,9 @@ def add_arguments(hi: argparse.ArgumentParser) -> None:
                          "(required)")
     hi.add_argument("--w1", required=True, type=arg_type(lambda t: numbers("w1", t, 0, 1), "w1"),
                     help="output law W1 of input 1, same length as --w0 (required)")
-    hi.add_argument("--n", type=n_type, required=True, help="number of users, integer >= 1 (required)")
+    hi.add_argument("--n", type=integer("n", 1, HISTOGRAM_MAX_N), required=True,
+                    help=f"number of users, integer in [1, {HISTOGRAM_MAX_N}] (the exact "
+                         "histogram law has O(n) support; required)")
     hi.add_argument("--ones-among-others", dest="ones", type=integer("ones-among-others", 0, 10 ** 12),
                     default=0, help="how many of the other n - 1 users hold input 1 (the fixed "
                                     "composition), integer in [0, n - 1]; default 0")

@@ -14,6 +14,7 @@ from shufflekit.cli.arguments import (add_mechanism_arguments, build_mechanism, 
                                       epsilon_type, n_type, real, unused_mechanism_options)
 from shufflekit.cli.output import add_output_arguments, columns, emit, table
 from shufflekit.errors import InvalidParameter
+from shufflekit.validation import check_real
 
 NAME = "profile"
 HELP = "shuffled privacy profile delta(eps) or eps(delta)"
@@ -35,14 +36,14 @@ def add_arguments(pr: argparse.ArgumentParser) -> None:
                     help="discretisation interval l of the FFT methods, > 0 "
                          "(default: the method's own, (e^eps0 - 1)/12000 for blanket-fft)")
     sig = pr.add_mutually_exclusive_group()
-    sig.add_argument("--sigma", type=real("sigma", 0, math.inf, lo_open=True), default=None,
+    sig.add_argument("--sigma", type=real("sigma", 1e-8, 1e8), default=None,
                      help="central-gaussian: the PER-USER sigma of GM(sigma) (seed 000): the "
                           "released mean carries noise N(0, sigma^2/n); this is NOT a noise "
-                          "multiplier (see --noise-multiplier)")
-    sig.add_argument("--noise-multiplier", type=real("noise-multiplier", 0, math.inf, lo_open=True),
+                          "multiplier (see --noise-multiplier); in [1e-8, 1e8]")
+    sig.add_argument("--noise-multiplier", type=real("noise-multiplier", 1e-8, 1e12),
                      default=None,
                      help="central-gaussian: dp_accounting-style noise multiplier z = noise sd / "
-                          "sensitivity (sensitivity 1/n), i.e. --sigma z/sqrt(n)")
+                          "sensitivity (sensitivity 1/n), i.e. --sigma z/sqrt(n); in [1e-8, 1e12]")
     add_output_arguments(pr, ("table", "json", "csv"))
 
 
@@ -107,7 +108,11 @@ def central_gaussian(args: argparse.Namespace) -> dict:
     if args.sigma is None and args.noise_multiplier is None:
         raise InvalidParameter("sigma", None, "range (0, inf): give --sigma (per-user) or "
                                "--noise-multiplier")
-    sigma = args.sigma if args.sigma is not None else args.noise_multiplier / math.sqrt(args.n)
+    if args.sigma is not None:
+        sigma = args.sigma
+    else:
+        sigma = check_real("sigma = noise-multiplier/sqrt(n)",
+                           args.noise_multiplier / math.sqrt(args.n), 1e-8, 1e8)
     method = args.method or "exact"
     if method not in ("exact", "gdp"):
         raise InvalidParameter("method", method, "one of exact, gdp (for central-gaussian)")

@@ -57,7 +57,7 @@ MECHANISMS: dict[str, MechanismSpec] = {s.name: s for s in (
 NAMES = tuple(MECHANISMS)
 
 #: Largest alphabet for which k-RR is built as a dense k x k matrix.
-KRR_DENSE_MAX_K = 256
+KRR_DENSE_MAX_K = 64
 #: Largest number of jointly composed components (the product alphabet grows as k^m).
 JOINT_MAX_M = 4
 

@@ -52,6 +52,11 @@ def cap_complement_probability(theta: Any, d: Any) -> Any:
     return sp.simplify(sp.integrate(density, (t, -1, theta)))
 
 
+#: largest dimension for which the cap probability (a regularized incomplete beta function of
+#: order d/2) is evaluated reliably; beyond it the hypergeometric series does not converge
+PRIVUNIT_MAX_D = 2048
+
+
 @dataclass(frozen=True)
 class PrivUnit(Describable):
     p: Any
@@ -63,7 +68,8 @@ class PrivUnit(Describable):
         object.__setattr__(self, "p", as_param(self.p, "p", low=0, high=1, low_open=True,
                                                     high_open=True))
         object.__setattr__(self, "theta", as_param(self.theta, "theta", low=-1, high=1))
-        object.__setattr__(self, "d", as_param(self.d, "d", low=1, integer=True))
+        object.__setattr__(self, "d", as_param(self.d, "d", low=1, high=PRIVUNIT_MAX_D,
+                                               integer=True))
         if not (isinstance(self.theta, sp.Basic) and self.theta.free_symbols):
             if self.theta in (-1, 1) and self.d != 1:
                 raise ValueError(f"theta={self.theta} makes a cap of measure 0 or 1; "
