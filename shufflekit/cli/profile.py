@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from shufflekit.cli.arguments import (add_mechanism_arguments, build_mechanism, delta_type,
+from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments, build_mechanism,
+                                      delta_type,
                                       epsilon_type, n_type, real, unused_mechanism_options)
 from shufflekit.cli.output import add_output_arguments, columns, emit, table
 from shufflekit.errors import InvalidParameter
@@ -97,10 +98,8 @@ def central_gaussian(args: argparse.Namespace) -> dict:
     """Exact profile of the central Gaussian mean estimator GM(sigma) (seed 000, Sec. 5)."""
     from shufflekit.numeric import gaussian
 
-    notes = []
-    for opt in ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix"):
-        if getattr(args, opt, None) is not None:
-            notes.append(f"--{opt} does not apply to central-gaussian; ignored")
+    notes = [f"--{opt} does not apply to central-gaussian; ignored" for opt in MECHANISM_OPTIONS
+             if getattr(args, opt, None) is not None]
     if args.adjacency is not None:
         notes.append("--adjacency does not apply: GM(sigma) has one sensitivity (1/n)")
     if args.grid is not None:
