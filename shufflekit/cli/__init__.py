@@ -62,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP,
                            epilog=EPILOG, formatter_class=DefaultsFormatter)
         command.add_arguments(p)
-        p.set_defaults(func=command.run)
+        flags = frozenset(f for a in p._actions for f in a.option_strings)
+        p.set_defaults(func=command.run, option_flags=flags)
     return parser
 
 
@@ -80,7 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"shufflekit {args.command}: cannot certify: {exc}", file=sys.stderr)
         return EXIT_CANNOT_CERTIFY
     except ValueError as exc:
-        print(f"shufflekit {args.command}: error: {exc}", file=sys.stderr)
+        flag = "--" + str(getattr(exc, "name", "")).replace("_", "-")
+        where = f"argument {flag}: " if flag in getattr(args, "option_flags", ()) else ""
+        print(f"shufflekit {args.command}: error: {where}{exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into head
         return 0
