@@ -80,6 +80,9 @@ def make(name: str, **params: Any) -> Mechanism:
                                f"{', '.join(spec.required)})")
 
     if name == "rr":
+        if ("eps0" in p) == ("p" in p):
+            raise InvalidParameter("eps0", p.get("eps0"), "exactly one of eps0 in (0, inf) or "
+                                   "p in [1/2, 1)", f"p={p.get('p')!r}")
         return randomized_response(p.get("eps0"), p=p.get("p"))
     if name == "krr":
         k = p["k"]
