@@ -155,3 +155,11 @@ def test_bad_input_is_one_line_and_exit_2(argv, needle, capsys):
     err = capsys.readouterr().err.strip()
     assert needle in err and "\n" not in err and "Traceback" not in err
     assert "allowed" in err
+
+
+def test_profile_bmg_is_certified_and_zero_out(capsys):
+    assert main(["profile", "bmg", "--gamma", "0.9", "--sigma0", "3", "--n", "100",
+                 "--epsilon", "0.01", "--format", "json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["kind"] == "upper" and payload["adjacency"] == "zero-out"
+    assert 0 < payload["points"][0]["delta"] < 1
