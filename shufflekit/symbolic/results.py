@@ -26,10 +26,12 @@ def _series(fn: Callable[..., Derivation], default: int) -> Callable[..., Deriva
 
 
 def _bmg_optimal(terms: int) -> Derivation:
+    """Err_1/(d chi^2) of BMG at the Err_1-optimal A(chi) as chi -> oo (Thm 4.1)."""
     return bmg.optimal_expansion(terms)
 
 
 def _privunit_constant(terms: int) -> Derivation:
+    """PrivUnit constant C(0, d) and its expansion as d -> oo (Prop. 3.5)."""
     der = privunit.constant_at_zero()
     return der if terms >= len(der.result.terms) else \
         Derivation(**{**der.__dict__, "result": der.result.truncate(terms)})
