@@ -179,10 +179,16 @@ PROBES = [
     ["mechanism", "krr", "--k", "3", "--eps0", "1", "--epsilon", "inf"],
     ["mechanism", "krr", "--k", "3", "--eps0", "1", "--epsilon", "abc"],
     ["profile", "krr", "--k", "3", "--eps0", "inf", "--n", "10", "--epsilon", "1"],
-    ["profile", "bmg", "--gamma", "0.5", "--sigma0", "1", "--n", "10", "--delta", "1e-300"],
     ["series", "nope"],
     ["latex"],
 ]
+
+
+def test_valid_but_uncertifiable_exits_3():
+    """delta = 1e-300 is a valid target that the BMG blanket bound cannot reach: exit 3."""
+    code, out, err = run(["profile", "bmg", "--gamma", "0.5", "--sigma0", "1", "--n", "10",
+                          "--delta", "1e-300"])
+    assert code == 3 and "cannot certify" in err and len(err.strip().splitlines()) == 1, err
 
 
 @pytest.mark.parametrize("args", PROBES, ids=lambda a: " ".join(a)[:60])
