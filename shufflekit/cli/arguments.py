@@ -31,6 +31,9 @@ def arg_type(check: Callable[[str], Any], metavar: str) -> Callable[[str], Any]:
             shown = (text if plain else repr(text)) if exc.value == text else repr(exc.value)
             msg = f"{exc.name}={shown} is not allowed; allowed {exc.allowed}"
             raise argparse.ArgumentTypeError(msg + (f" ({exc.why})" if exc.why else "")) from None
+        except (ArithmeticError, RecursionError, MemoryError) as exc:   # never a traceback
+            raise argparse.ArgumentTypeError(f"{metavar}={text!r} is not a number "
+                                             f"({type(exc).__name__})") from None
 
     parse.__name__ = metavar
     return parse

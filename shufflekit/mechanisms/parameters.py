@@ -34,6 +34,8 @@ def as_param(value: Any, name: str, *, low: float | None = None, high: float | N
         text = value.strip()
         try:
             value = sp.Rational(text)  # decimal strings are exact: '0.6' -> 3/5
+        except ZeroDivisionError:
+            raise InvalidParameter(name, shown, rng, "division by zero") from None
         except (TypeError, ValueError):
             if not is_constant_text(text):
                 raise InvalidParameter(name, shown, rng, "not a number") from None

@@ -25,7 +25,7 @@ BASE = {
     "histogram": ["histogram", "--w0", "0.7,0.3", "--w1", "0.2,0.8", "--n", "10"],
     "design": ["design", "bmg", "--n", "100", "--epsilon", "1", "--delta", "1e-5"],
 }
-BAD_NUMBERS = ["nan", "inf", "-inf", "abc", "", "-3", "1e400", "0.5,,0.5"]
+BAD_NUMBERS = ["nan", "inf", "-inf", "abc", "", "-3", "1e400", "0.5,,0.5", "1/0"]
 BAD_OUTPUT = ["/nonexistent/dir/out.txt", "", "/"]
 FREE_TEXT = {"method"}          # checked against the registry after parsing
 
