@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -29,10 +31,10 @@ import tempfile
 import mpmath as mp
 import sympy as sp
 
+import shufflekit as sk
 from paperfig import QUICK, plt, save
 from shufflekit.symbolic import results
 from shufflekit.symbolic.latex_document import document, fragments
-from shufflekit.symbolic.series import Series
 from shufflekit.verify.checks import fitted_slope
 
 v = results.get("gaussian-local.V")
@@ -46,7 +48,7 @@ print(sp.sstr(v.result))
 # %%
 a = sp.Symbol("a", positive=True)
 V = sp.exp(4 * a) - 2 * sp.exp(2 * a) + sp.exp(a)
-V_series = Series.from_expr(V, a, 6)
+V_series = sk.Series.from_expr(V, a, 6)
 print("V =", V_series.text())
 sigma2 = results.series_result("gaussian-local.sigma2-in-chi", 5)
 print(sigma2.title)
@@ -85,6 +87,9 @@ save(fig, "latex_sigma2_remainder")
 # %% [markdown]
 # ## Export
 # A fragment to paste into a paper, and a standalone document that compiles with pdflatex.
+# Text around the formulas is set with its formulas in math mode ($\varepsilon_0$, $<$,
+# norms), long sums are broken between terms, and the document shrinks a line only when it
+# is still wider than the text, so the log has no overfull box.
 
 # %%
 ids = ["gaussian-local.sigma2-in-chi", "bmg.err-expansion", "fixed-composition.jsd-series"]
@@ -95,6 +100,9 @@ out.write_text(tex)
 if shutil.which("pdflatex"):
     run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", out.name],
                          cwd=out.parent, capture_output=True, text=True)
-    print("pdflatex exit status:", run.returncode, "->", out.with_suffix(".pdf"))
+    log = out.with_suffix(".log").read_text(encoding="latin-1")
+    overfull = sum(line.startswith("Overfull \\hbox") for line in log.splitlines())
+    print("pdflatex exit status:", run.returncode, "| overfull boxes:", overfull, "->",
+          out.with_suffix(".pdf"))
 else:
     print("pdflatex is not installed here; the document is at", out)

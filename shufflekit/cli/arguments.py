@@ -1,40 +1,159 @@
-"""Shared argument helpers for the command line: number lists and the mechanism options."""
+"""Shared argument types and options of the command line.
+
+Every option type validates its text with :mod:`shufflekit.validation` (or the mechanism
+parameter check) and, when the text is not allowed, argparse prints one line naming the option,
+the value and the allowed range, and the command exits with status 2.
+"""
 from __future__ import annotations
 
 import argparse
+import math
+from typing import Any, Callable
+
+from shufflekit.errors import InvalidParameter
+from shufflekit.validation import check_delta, check_epsilon, check_int, check_real
+
+#: upper limits of integer options whose cost grows with them (documented in --help)
+MAX_N = 10 ** 12
+MAX_D = 10 ** 6
+MAX_K = 10 ** 6
+MAX_EPS0 = 100
 
 
-def floats(text: str) -> list[float]:
-    try:
-        return [float(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        raise ValueError(f"could not read a comma-separated list of numbers from {text!r}") from None
+def arg_type(check: Callable[[str], Any], metavar: str) -> Callable[[str], Any]:
+    """An argparse ``type`` from a validation function raising InvalidParameter."""
+
+    def parse(text: str) -> Any:
+        try:
+            return check(text)
+        except InvalidParameter as exc:       # show the text as typed: n=0, eps0=abc
+            plain = isinstance(text, str) and text.isprintable() and text == text.strip() and text
+            shown = (text if plain else repr(text)) if exc.value == text else repr(exc.value)
+            msg = f"{exc.name}={shown} is not allowed; allowed {exc.allowed}"
+            raise argparse.ArgumentTypeError(msg + (f" ({exc.why})" if exc.why else "")) from None
+        except (ArithmeticError, RecursionError, MemoryError) as exc:   # never a traceback
+            raise argparse.ArgumentTypeError(f"{metavar}={text!r} is not a number "
+                                             f"({type(exc).__name__})") from None
+
+    parse.__name__ = metavar
+    return parse
 
 
-def add_mechanism_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="rr, krr, blh, rappor, oue, hr, joint-krr, privunit, gaussian-local, "
-                               "bmg, central-gaussian (profile only), finite")
-    p.add_argument("--k", type=int, help="alphabet size")
-    p.add_argument("--m", type=int, help="number of jointly composed components (joint-krr)")
-    p.add_argument("--eps0", type=str, help="local epsilon")
-    p.add_argument("--p", type=str, help="keep probability (rr) / cap probability (privunit)")
-    p.add_argument("--theta", type=str, help="PrivUnit cap threshold in [-1, 1]")
-    p.add_argument("--d", type=int, help="dimension")
-    p.add_argument("--gamma", type=str, help="blanket mass in (0, 1] (bmg)")
-    p.add_argument("--sigma0", type=str, help="Gaussian scale (gaussian-local, bmg)")
-    p.add_argument("--sigma", type=str, help="central Gaussian noise multiplier (central-gaussian)")
-    p.add_argument("--matrix", type=str,
-                   help="finite mechanism rows separated by ';', entries by ',' (e.g. '0.7,0.3;0.2,0.8')")
-    p.add_argument("--hash-family", default="all", choices=["all", "nonconstant"], help="BLH hash family")
-    p.add_argument("--adjacency", default=None, choices=["zero-out", "replace-one"])
+def real(name: str, lo: float = -math.inf, hi: float = math.inf, *, lo_open: bool = False,
+         hi_open: bool = False) -> Callable[[str], float]:
+    """A real number in the interval (ends open or closed as given)."""
+    return arg_type(lambda t: check_real(name, t, lo, hi, lo_open=lo_open, hi_open=hi_open), name)
+
+
+def integer(name: str, lo: int, hi: int) -> Callable[[str], int]:
+    """An integer in ``[lo, hi]`` (``1e6`` is accepted as 1000000)."""
+    return arg_type(lambda t: check_int(name, t, lo, hi), name)
+
+
+def exact(name: str, lo: float | None = None, hi: float | None = None, *, lo_open: bool = False,
+          hi_open: bool = False, integral: bool = False) -> Callable[[str], str]:
+    """A number kept as text so it stays exact (``0.6``, ``1/3``, ``log(3)``), range-checked."""
+    from shufflekit.mechanisms.parameters import as_param
+
+    def check(text: str) -> str:
+        as_param(text, name, low=lo, high=hi, low_open=lo_open, high_open=hi_open,
+                 integer=integral)
+        return text.strip()
+
+    return arg_type(check, name)
+
+
+epsilon_type = arg_type(check_epsilon, "epsilon")
+delta_type = arg_type(check_delta, "delta")
+n_type = integer("n", 1, MAX_N)
+
+
+def numbers(name: str, text: str, lo: float = -math.inf, hi: float = math.inf) -> list[float]:
+    """A comma-separated list of real numbers; an empty entry is an error, not skipped."""
+    parts = text.split(",")
+    if not text.strip():
+        raise InvalidParameter(name, text, "a comma-separated list of numbers", "empty")
+    out = []
+    for i, part in enumerate(parts):
+        if not part.strip():
+            raise InvalidParameter(name, text, "a comma-separated list of numbers",
+                                   f"entry {i + 1} is empty")
+        out.append(check_real(f"{name}[{i + 1}]", part.strip(), lo, hi))
+    return out
+
+
+def matrix(text: str) -> list[list[float]]:
+    """Rows separated by ';', entries by ',' (e.g. ``0.7,0.3;0.2,0.8``); no empty entry or row."""
+    rows = text.split(";")
+    out = []
+    for i, row in enumerate(rows):
+        if not row.strip():
+            raise InvalidParameter("matrix", text, "rows 'a,b,...' separated by ';'",
+                                   f"row {i + 1} is empty")
+        out.append(numbers(f"matrix row {i + 1}", row, 0.0, 1.0))
+    return out
+
+
+MECHANISM_HELP = ("mechanism: rr, krr, blh, rappor, oue, hr, joint-krr, privunit, gaussian-local, "
+                  "bmg, finite (see `shufflekit list mechanisms`)")
+
+
+def add_mechanism_arguments(p: argparse.ArgumentParser, *, extra_names: tuple[str, ...] = ()
+                            ) -> None:
+    """The mechanism name and its parameters (each checked against its documented range)."""
+    p.add_argument("name", help=MECHANISM_HELP + (f"; also {', '.join(extra_names)}"
+                                                  if extra_names else ""))
+    p.add_argument("--k", type=integer("k", 2, MAX_K), default=None,
+                   help="alphabet size, integer >= 2 (krr, blh, rappor, oue, hr, joint-krr); "
+                        "no default")
+    p.add_argument("--m", type=integer("m", 1, 4), default=None,
+                   help="number of jointly composed k-RR copies, integer in [1, 4] (joint-krr)")
+    p.add_argument("--eps0", type=exact("eps0", 0, MAX_EPS0, lo_open=True), default=None,
+                   help=f"local epsilon eps0 in (0, {MAX_EPS0}] (nats; exact text such as 1/2 "
+                        "or log(3) is kept exact; e^eps0 must fit a float for the numeric "
+                        "accountants); no default")
+    p.add_argument("--p", type=exact("p", 0, 1, lo_open=True, hi_open=True), default=None,
+                   help="rr: keep probability in [1/2, 1) (instead of --eps0); privunit: cap "
+                        "probability in (0, 1)")
+    p.add_argument("--theta", type=exact("theta", -1, 1), default=None,
+                   help="PrivUnit cap threshold in [-1, 1] ((-1, 1) when d >= 2)")
+    p.add_argument("--d", type=integer("d", 1, MAX_D), default=None,
+                   help=f"dimension, integer in [1, {MAX_D}] (privunit: required; "
+                        "gaussian-local, bmg: default 1)")
+    p.add_argument("--gamma", type=exact("gamma", 0, 1, lo_open=True), default=None,
+                   help="blanket mass of bmg, in (0, 1]")
+    p.add_argument("--sigma0", type=exact("sigma0", 0, None, lo_open=True), default=None,
+                   help="per-report Gaussian standard deviation sigma0 > 0 (gaussian-local, bmg; "
+                        "in units of the input norm bound 1)")
+    p.add_argument("--matrix", type=arg_type(matrix, "matrix"), default=None,
+                   help="finite mechanism: rows (one per input) separated by ';', probabilities "
+                        "by ',', each row summing to 1, e.g. '0.7,0.3;0.2,0.8'")
+    p.add_argument("--hash-family", default="all", choices=["all", "nonconstant"],
+                   help="BLH hash family (default: all)")
+    p.add_argument("--adjacency", default=None, choices=["replace-one", "zero-out"],
+                   help="neighbouring relation (default: the method's first, replace-one for "
+                        "finite mechanisms; continuous mechanisms use zero-out)")
 
 
 def build_mechanism(args: argparse.Namespace):
+    """The mechanism named by ``args.name`` from the parsed options."""
     from shufflekit.mechanisms import make
 
-    matrix = None
-    if args.matrix:
-        matrix = [floats(row) for row in args.matrix.split(";")]
     return make(args.name, k=args.k, m=getattr(args, "m", None), eps0=args.eps0, p=args.p,
-                theta=args.theta, d=args.d, gamma=args.gamma, sigma0=args.sigma0, matrix=matrix,
-                hash_family=args.hash_family if args.name == "blh" else None)
+                theta=args.theta, d=args.d, gamma=args.gamma, sigma0=args.sigma0,
+                matrix=args.matrix, hash_family=args.hash_family if args.name == "blh" else None)
+
+
+MECHANISM_OPTIONS = ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix")
+
+
+def unused_mechanism_options(args: argparse.Namespace) -> list[str]:
+    """Notes naming each given mechanism option that the named mechanism does not use."""
+    from shufflekit.mechanisms import MECHANISMS
+
+    spec = MECHANISMS.get(args.name)
+    if spec is None:
+        return []
+    used = set(spec.required) | set(spec.optional)
+    return [f"--{o} does not apply to {args.name}; ignored" for o in MECHANISM_OPTIONS
+            if getattr(args, o, None) is not None and o not in used]

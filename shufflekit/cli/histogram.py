@@ -3,56 +3,66 @@ from __future__ import annotations
 
 import argparse
 
-from shufflekit.cli.arguments import floats
-from shufflekit.cli.output import emit
+from shufflekit.cli.arguments import arg_type, delta_type, epsilon_type, integer, numbers
+from shufflekit.cli.output import add_output_arguments, columns, emit
+
+#: largest n of the exact histogram law (arrays of length about n per output class)
+HISTOGRAM_MAX_N = 10 ** 7
 
 NAME = "histogram"
-HELP = "exact fixed-composition accounting of a binary-input channel"
+HELP = "exact fixed-composition accounting of a binary-input channel (seed 001)"
 
 
 def add_arguments(hi: argparse.ArgumentParser) -> None:
-    hi.add_argument("--w0", required=True, help="W0 as comma-separated probabilities")
-    hi.add_argument("--w1", required=True, help="W1 as comma-separated probabilities")
-    hi.add_argument("--n", type=int, required=True)
-    hi.add_argument("--k", type=int, default=0, help="number of ones among the other users")
+    hi.add_argument("--w0", required=True, type=arg_type(lambda t: numbers("w0", t, 0, 1), "w0"),
+                    help="output law W0 of input 0: comma-separated probabilities summing to 1 "
+                         "(required)")
+    hi.add_argument("--w1", required=True, type=arg_type(lambda t: numbers("w1", t, 0, 1), "w1"),
+                    help="output law W1 of input 1, same length as --w0 (required)")
+    hi.add_argument("--n", type=integer("n", 1, HISTOGRAM_MAX_N), required=True,
+                    help=f"number of users, integer in [1, {HISTOGRAM_MAX_N}] (the exact "
+                         "histogram law has O(n) support; required)")
+    hi.add_argument("--ones-among-others", dest="ones", type=integer("ones-among-others", 0, 10 ** 12),
+                    default=0, help="how many of the other n - 1 users hold input 1 (the fixed "
+                                    "composition), integer in [0, n - 1]; default 0")
+    hi.add_argument("--k", dest="ones_deprecated", type=integer("k", 0, 10 ** 12), default=None,
+                    help=argparse.SUPPRESS)     # old name of --ones-among-others
     hi.add_argument("--jsd", action="store_true", help="also compute the exact JSD")
-    hi.add_argument("--epsilon", type=float, nargs="*", default=None)
-    hi.add_argument("--delta", type=float, nargs="*", default=None)
-    hi.add_argument("--format", default="table", choices=["json", "table"])
+    hi.add_argument("--epsilon", type=epsilon_type, nargs="+", default=None,
+                    help="epsilon values >= 0 (nats) at which to print both directed deltas")
+    hi.add_argument("--delta", type=delta_type, nargs="+", default=None,
+                    help="delta values in (0, 1) at which to print the epsilons")
+    add_output_arguments(hi, ("table", "json", "csv"))
 
 
 def run(args: argparse.Namespace) -> int:
     from shufflekit.numeric.histogram import report
 
-    payload = report(floats(args.w0), floats(args.w1), args.n, args.k, jsd=args.jsd,
+    if args.ones_deprecated is not None:
+        import sys
+        print("shufflekit histogram: note: --k is deprecated here (it is the alphabet size "
+              "elsewhere); use --ones-among-others", file=sys.stderr)
+        args.ones = args.ones_deprecated
+    if args.ones >= args.n:
+        from shufflekit.errors import InvalidParameter
+        raise InvalidParameter("ones-among-others", args.ones, f"range [0, {args.n - 1}] (n - 1)")
+    payload = report(args.w0, args.w1, args.n, args.ones, jsd=args.jsd,
                      epsilons=args.epsilon or [], deltas=args.delta or [])
-    def row(w):
-        return "(" + ", ".join(f"{x:.12g}" for x in w) + ")"
-
-    lines = [f"channel W0 = {row(payload['w0'])}, W1 = {row(payload['w1'])}; n = {payload['n']}, k = {payload['k']} "
-             f"(pi = k/n = {payload['pi']:.6g})",
-             f"I_pi  (fixed composition, v^T Sigma_pi^+ v) = {payload['I_pi']:.6g}",
-             f"I_mix (i.i.d. mixture covariance)           = {payload['I_mix']:.6g}",
-             f"chi2(W1||W0) = I_0                          = {payload['chi2']:.6g}",
-             f"mu_n = sqrt(I_pi/n) = {payload['mu_fixed_composition']:.6g}; "
-             f"mixture mu = {payload['mu_mixture']:.6g}"]
-    if "jsd" in payload:
-        lines.append(f"exact JSD(T_n,k || T_n,k+1) = {payload['jsd']:.10g}  (8n JSD = {payload['8n_jsd']:.6g}, "
-                     f"I_pi/(8n) = {payload['I_pi_over_8n']:.6g})")
+    payload["ones_among_others"] = payload.pop("k", args.ones)
+    summary = {"W0": payload["w0"], "W1": payload["w1"], "n": payload["n"],
+               "ones among others": payload["ones_among_others"], "pi = ones/n": payload["pi"],
+               "I_pi (fixed composition)": payload["I_pi"], "I_mix (i.i.d. mixture)": payload["I_mix"],
+               "chi2(W1||W0)": payload["chi2"], "mu_n = sqrt(I_pi/n)": payload["mu_fixed_composition"],
+               "mu mixture": payload["mu_mixture"]}
+    for key in ("jsd", "8n_jsd", "I_pi_over_8n", "singular_mass_P(Q=0)", "lost_mass"):
+        if key in payload:
+            summary[key] = payload[key]
+    from shufflekit.cli.output import table
+    parts = [table(summary)]
     if payload.get("epsilons"):
-        lines.append(f"{'epsilon':>10} {'delta_Q||P':>13} {'delta_P||Q':>13} {'GDP(mu_n)':>13} {'GDP(mu_mix)':>13}")
-        for row in payload["epsilons"]:
-            lines.append(f"{row['epsilon']:>10.6g} {row['delta_Q||P']:>13.6g} {row['delta_P||Q']:>13.6g} "
-                         f"{row['gdp_fixed_composition']:>13.6g} {row['gdp_mixture']:>13.6g}")
+        parts += ["", columns(payload["epsilons"])]
     if payload.get("deltas"):
-        lines.append(f"{'delta':>10} {'eps_Q||P':>13} {'eps_P||Q':>13} {'eps two-sided':>14}")
-        for row in payload["deltas"]:
-            cells = [f"{row[c]:.6g}" if isinstance(row[c], float) else str(row[c])
-                     for c in ("epsilon_Q||P", "epsilon_P||Q", "epsilon_two_sided")]
-            lines.append(f"{row['delta']:>10.3g} {cells[0]:>13} {cells[1]:>13} {cells[2]:>14}")
-    if payload.get("singular_mass_P(Q=0)", 0.0) > 0:
-        lines.append(f"singular mass P(Q = 0) = {payload['singular_mass_P(Q=0)']:.6g} (part of delta_P||Q)")
-    if "lost_mass" in payload and payload["lost_mass"] > 1e-14:
-        lines.append(f"note: float64 underflow removed mass {payload['lost_mass']:.3g}")
-    emit(payload, args.format, "\n".join(lines))
+        parts += ["", columns(payload["deltas"])]
+    emit(payload, args.format, "\n".join(parts), output=args.output,
+         records=(payload.get("epsilons") or []) + (payload.get("deltas") or []))
     return 0

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from shufflekit.cli.output import columns, write
+from shufflekit.errors import InvalidParameter
 
 NAME = "latex"
 HELP = "write derived results as LaTeX"
@@ -13,7 +15,8 @@ def add_arguments(lx: argparse.ArgumentParser) -> None:
     lx.add_argument("--list", action="store_true", help="list the result ids")
     lx.add_argument("--all", action="store_true", help="every result")
     lx.add_argument("--document", action="store_true", help="a standalone article")
-    lx.add_argument("-o", "--output", default=None, help="output file (default: stdout)")
+    lx.add_argument("-o", "--output", default=None, metavar="FILE",
+                    help="write the LaTeX to FILE instead of standard output")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,20 +24,15 @@ def run(args: argparse.Namespace) -> int:
     from shufflekit.symbolic.results import RESULTS, describe
 
     if args.list:
-        for rid in sorted(RESULTS):
-            print(f"{rid:<34} {describe(rid)}")
+        rows = [{"id": rid, "summary": describe(rid)} for rid in sorted(RESULTS)]
+        write(columns(rows), args.output)
         return 0
-    ids = sorted(RESULTS) if args.all else list(args.ids)
+    ids = sorted(RESULTS) if args.all else list(dict.fromkeys(args.ids))
     if not ids:
-        raise ValueError("give result ids (see --list) or --all")
+        raise InvalidParameter("ids", [], "one or more result ids (see `shufflekit list results`) "
+                               "or --all")
     unknown = [i for i in ids if i not in RESULTS]
     if unknown:
-        raise ValueError(f"unknown result id(s) {', '.join(unknown)}; see shufflekit latex --list")
-    text = document(ids) if args.document else fragments(ids)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        print(f"wrote {args.output}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+        raise InvalidParameter("ids", unknown[0], "result ids (see `shufflekit list results`)")
+    write(document(ids) if args.document else fragments(ids), args.output)
     return 0

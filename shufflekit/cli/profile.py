@@ -1,168 +1,155 @@
-"""The ``profile`` command: compute the shuffled privacy profile delta(eps) or eps(delta) of a mechanism."""
+"""The ``profile`` command: the shuffled privacy profile delta(eps) or eps(delta) of a mechanism.
+
+A thin handler: the accountant comes from the method registry
+(:func:`shufflekit.numeric.accountant.accountant`), the numbers from its ``get_delta`` /
+``get_epsilon`` (through ``profile``); this module only parses and formats.  The output records
+the method, the kind of bound, the adjacency, and a note for every option that does not apply.
+"""
 from __future__ import annotations
 
 import argparse
-import sys
+import math
 
-from shufflekit.cli.arguments import add_mechanism_arguments, build_mechanism
-from shufflekit.cli.output import emit
+from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments, build_mechanism,
+                                      delta_type,
+                                      epsilon_type, n_type, real, unused_mechanism_options)
+from shufflekit.cli.output import add_output_arguments, columns, emit, table
+from shufflekit.errors import InvalidParameter
+from shufflekit.validation import check_real
 
 NAME = "profile"
 HELP = "shuffled privacy profile delta(eps) or eps(delta)"
 
-CONTINUOUS_PROFILES = ("bmg", "gaussian-local", "central-gaussian")
+POINT_COLUMNS = ("epsilon", "delta", "bound", "lo", "hi", "seconds", "note")
 
 
 def add_arguments(pr: argparse.ArgumentParser) -> None:
-    add_mechanism_arguments(pr)
-    pr.add_argument("--n", type=int, required=True, help="number of users")
+    add_mechanism_arguments(pr, extra_names=("central-gaussian",))
+    pr.add_argument("--n", type=n_type, required=True, help="number of users, integer >= 1 (required)")
     pr.add_argument("--method", default=None,
-                    help="blanket | blanket-fft | lower | clone | clone-numeric | stronger-clone | "
-                         "hoeffding | bennett | chernoff (finite); blanket-fft | asymptotic | exact | gdp "
-                         "(continuous)")
-    pr.add_argument("--epsilon", type=float, nargs="+", default=None)
-    pr.add_argument("--delta", type=float, nargs="+", default=None)
-    pr.add_argument("--format", default="table", choices=["json", "table"])
-    pr.add_argument("--grid", type=float, default=None,
-                    help="discretisation interval l of blanket-fft (default (e^eps0-1)/12000)")
+                    help="accounting method (see `shufflekit list methods`); default: the "
+                         "registry's default for the mechanism; central-gaussian: exact or gdp")
+    pr.add_argument("--epsilon", type=epsilon_type, nargs="+", default=None,
+                    help="epsilon values >= 0 (nats): print delta(epsilon) at each")
+    pr.add_argument("--delta", type=delta_type, nargs="+", default=None,
+                    help="delta values in (0, 1): print epsilon(delta) at each")
+    pr.add_argument("--grid", type=real("grid", 0, math.inf, lo_open=True), default=None,
+                    help="discretisation interval l of the FFT methods, > 0 "
+                         "(default: the method's own, (e^eps0 - 1)/12000 for blanket-fft)")
+    sig = pr.add_mutually_exclusive_group()
+    sig.add_argument("--sigma", type=real("sigma", 1e-8, 1e8), default=None,
+                     help="central-gaussian: the PER-USER sigma of GM(sigma) (seed 000): the "
+                          "released mean carries noise N(0, sigma^2/n); this is NOT a noise "
+                          "multiplier (see --noise-multiplier); in [1e-8, 1e8]")
+    sig.add_argument("--noise-multiplier", type=real("noise-multiplier", 1e-8, 1e12),
+                     default=None,
+                     help="central-gaussian: dp_accounting-style noise multiplier z = noise sd / "
+                          "sensitivity (sensitivity 1/n), i.e. --sigma z/sqrt(n); in [1e-8, 1e12]")
+    add_output_arguments(pr, ("table", "json", "csv"))
 
 
 def run(args: argparse.Namespace) -> int:
     if args.epsilon is None and args.delta is None:
-        raise ValueError("give --epsilon E ... or --delta D ...")
-    if args.name in CONTINUOUS_PROFILES:
-        payload = _profile_continuous(args)
+        raise InvalidParameter("epsilon/delta", None, "at least one of --epsilon E... or --delta D...")
+    if args.name == "central-gaussian":
+        payload = central_gaussian(args)
     else:
-        payload = _profile_finite(args)
-    emit(payload, args.format)
+        payload = registry_profile(args)
+    head = {k: payload.get(k) for k in ("method", "kind", "n", "adjacency")}
+    mech = payload.get("mechanism") or {}
+    text = [table({"mechanism": mech if isinstance(mech, dict) else str(mech), **head})]
+    if payload.get("notes"):
+        text += ["notes:", *("  " + n for n in payload["notes"])]
+    rows = [{k: p.get(k) for k in POINT_COLUMNS if k in p} for p in payload.get("points", [])]
+    text += ["", columns(rows)]
+    emit(payload, args.format, "\n".join(text), output=args.output,
+         records=payload.get("points", []))
     return 0
 
 
-def _profile_finite(args: argparse.Namespace) -> dict:
-    """Shuffled profile of a finite mechanism by one of the finite methods (seed 002 et al.)."""
-    import math
-    import time
+def registry_profile(args: argparse.Namespace) -> dict:
+    """Profile of a mechanism by a registered accounting method."""
+    from shufflekit.numeric.accountant import accountant, methods
 
-    from tqdm import tqdm
-
-    from shufflekit.numeric import baselines as bl
-    from shufflekit.numeric.blanket import (BlanketAccountant, certified_epsilon, describe_mechanism,
-                                            numeric_eps0)
-    from shufflekit.numeric.lower import LowerAccountant
-    from shufflekit.numeric.profile import check_delta, check_epsilon, check_n
-
-    methods = ("blanket", "blanket-fft", "lower", "clone", "clone-numeric", "stronger-clone",
-               "hoeffding", "bennett", "chernoff")
-    method = args.method or "blanket"
-    if method not in methods:
-        raise ValueError(f"--method {method!r} is not allowed for finite mechanisms; use one of "
-                         f"{', '.join(methods)}")
-    n = check_n(args.n)
-    if args.epsilon is not None and args.delta is not None:
-        raise ValueError("give either --epsilon or --delta, not both")
-    targets = [check_epsilon(e) for e in args.epsilon] if args.epsilon is not None else \
-        [check_delta(d) for d in args.delta]
+    notes = unused_mechanism_options(args)
+    for opt in ("sigma", "noise_multiplier"):
+        if getattr(args, opt) is not None:
+            notes.append(f"--{opt.replace('_', '-')} applies to central-gaussian only; ignored")
     mech = build_mechanism(args)
-    if not hasattr(mech, "to_numpy") and not hasattr(mech, "components"):
-        raise ValueError(f"mechanism {args.name!r} is not finite; use a continuous method")
-    adjacency = args.adjacency or "replace-one"
-    eps0 = numeric_eps0(mech)
-    if not math.isfinite(eps0):
-        raise ValueError(f"{args.name} is not eps0-LDP for a finite eps0; the finite methods need it")
-    bound = "lower" if method == "lower" else "upper"
-
-    if method in ("blanket", "blanket-fft"):
-        acc = BlanketAccountant.of(mech, n, method="exact" if method == "blanket" else "fft",
-                                   adjacency=adjacency, l=getattr(args, "grid", None))
-        delta_fn = acc.delta
-    elif method == "lower":
-        low = LowerAccountant.of(mech, n)
-        delta_fn = lambda e: low.delta(e)[:2]  # noqa: E731
-    elif method == "clone-numeric":
-        delta_fn = lambda e: bl.clone_delta(eps0, n, e)  # noqa: E731
-    elif method in ("clone", "stronger-clone"):
-        if method == "clone":
-            eps_of = lambda d: bl.fmt21_epsilon(eps0, n, d)  # noqa: E731
+    options = {}
+    if args.grid is not None:
+        if args.method is not None and "fft" in args.method:
+            options["l"] = args.grid
         else:
-            ok, why = bl.stronger_clone_applies(mech)
-            if not ok:
-                raise bl.CannotCertify("the 2023 stronger-clone bound is only established for "
-                                       f"randomizers without a left-over part: {why}")
-            eps_of = lambda d: bl.fmt23_epsilon(eps0, n, d)  # noqa: E731
-        delta_fn = lambda e: (bl.closed_form_delta(eps_of, e), 0.0)  # noqa: E731
-    else:
-        fn = {"hoeffding": bl.hoeffding_delta, "bennett": bl.bennett_delta}.get(method)
-        if fn is not None:
-            delta_fn = lambda e: (fn(mech, n, e, adjacency) if e > 0 else 1.0, 0.0)  # noqa: E731
-        else:
-            delta_fn = lambda e: (bl.chernoff_canonical_delta(mech, n, e), 0.0)  # noqa: E731
-
-    points = []
-    for t in tqdm(targets, desc=method, unit="pt", file=sys.stderr, leave=False,
-                  disable=len(targets) < 5):
-        t0 = time.perf_counter()
-        if args.epsilon is not None:
-            d, err = delta_fn(t)
-            eps = t
-        elif method in ("clone", "stronger-clone"):
-            eps = eps_of(t)
-            d, err = t, 0.0
-        elif method == "lower":
-            eps = low.epsilon(t)
-            d, err = t, delta_fn(eps)[1]
-        else:
-            eps = certified_epsilon(lambda e: delta_fn(e)[0], t, eps_max=eps0, rel_tol=1e-8)
-            d, err = t, delta_fn(eps)[1]
-        points.append({"epsilon": eps, "delta": min(float(d), 1.0), "bound": bound,
-                       "error": float(err), "seconds": round(time.perf_counter() - t0, 6)})
-    payload = {"mechanism": describe_mechanism(mech), "n": n, "method": method, "points": points}
+            notes.append(f"--grid applies to the FFT methods only, not to "
+                         f"{args.method or 'the default method'}; ignored")
+    if args.method is None and not methods(mech) and args.name in LEGACY_CONTINUOUS:
+        return legacy_continuous(args, mech, notes)
+    if args.method is None and not methods(mech):
+        reasons = "; ".join(f"{m.name}: {m.check(mech)}" for m in methods())
+        raise InvalidParameter("mechanism", args.name, "a mechanism some registered method "
+                               "supports (see `shufflekit list methods`)", reasons or None)
+    acc = accountant(mech, args.n, method=args.method, adjacency=args.adjacency, **options)
+    payload = acc.profile(epsilons=args.epsilon, deltas=args.delta).as_dict()
+    if notes:
+        payload["notes"] = notes
     return payload
 
 
-def _profile_continuous(args: argparse.Namespace) -> dict:
-    from shufflekit.numeric import continuous, gaussian
-    from shufflekit.numeric.profile import check_n
+#: continuous mechanisms served by their library profile functions until a registered method
+#: supports them (the registry is always asked first)
+LEGACY_CONTINUOUS = ("bmg", "gaussian-local")
 
-    n = check_n(args.n)
-    eps = list(args.epsilon or [])
-    deltas = list(args.delta or [])
-    if args.name == "central-gaussian":
-        if args.sigma is None:
-            raise ValueError("central-gaussian needs --sigma S (noise multiplier, sigma > 0)")
-        method = args.method or "exact"
-        if method not in ("exact", "gdp"):
-            raise ValueError(f"--method {method!r} is not available for central-gaussian; use exact or gdp")
-        prof = gaussian.central_gaussian_profile(float(args.sigma), n, eps, deltas)
-        payload = prof.as_dict()
-        payload["method"] = method
-        return payload
-    if args.sigma0 is None:
-        raise ValueError(f"{args.name} needs --sigma0 S (Gaussian scale, sigma0 > 0)")
-    if args.name == "gaussian-local":
-        method = args.method or "asymptotic"
-        if method != "asymptotic":
-            raise ValueError("the Gaussian local randomizer has no blanket (gamma = 0): only "
-                             "--method asymptotic (conjectural, Chua et al. Conj. 3.2) is available")
-        from shufflekit.mechanisms import make
 
-        mech = make("gaussian-local", sigma0=args.sigma0, d=args.d or 1)
-        return continuous.gaussian_local_asymptotic_profile(mech, n, eps, deltas).as_dict()
-    if args.gamma is None:
-        raise ValueError("bmg needs --gamma G (blanket mass in (0, 1])")
-    method = args.method or "blanket-fft"
-    if method not in ("blanket-fft", "asymptotic"):
-        raise ValueError(f"--method {method!r} is not available for bmg; use blanket-fft or asymptotic")
-    from shufflekit.mechanisms import make
+def legacy_continuous(args: argparse.Namespace, mech, notes: list[str]) -> dict:
+    """Profile of bmg (certified blanket bound, seed 000 App. C) or gaussian-local (asymptotic,
+    seed 000 Sec. 4.3) from :mod:`shufflekit.numeric.continuous`."""
+    from shufflekit.numeric import continuous
 
-    mech = make("bmg", gamma=args.gamma, sigma0=args.sigma0, d=args.d or 1)
-    if method == "asymptotic":
-        from shufflekit.numeric import bmg_design
-        from shufflekit.numeric.profile import PrivacyProfile, ProfilePoint
+    if args.name == "bmg":
+        payload = continuous.bmg_profile(mech, args.n, args.epsilon or [], args.delta or []).as_dict()
+        payload.setdefault("kind", "upper")
+    else:
+        payload = continuous.gaussian_local_asymptotic_profile(
+            mech, args.n, args.epsilon or [], args.delta or []).as_dict()
+        payload.setdefault("kind", "asymptotic")
+    payload.setdefault("adjacency", "zero-out")
+    if args.adjacency not in (None, "zero-out"):
+        notes.append(f"--adjacency {args.adjacency} does not apply: {args.name} is accounted "
+                     "for zero-out neighbours")
+    if args.grid is not None:
+        notes.append("--grid does not apply to this route; ignored")
+    if notes:
+        payload["notes"] = notes
+    return payload
 
-        chi = bmg_design.chi_lo(mech.gamma, mech.sigma0)
-        pts = [ProfilePoint(e, float(continuous.template(n, e, chi)), "asymptotic") for e in eps if e > 0]
-        pts += [ProfilePoint(continuous.template_epsilon(n, d, chi), d, "asymptotic") for d in deltas]
-        return PrivacyProfile("asymptotic-chi-lo", "asymptotic", tuple(pts), n,
-                              {"name": "bmg", "gamma": str(mech.gamma), "sigma0": str(mech.sigma0),
-                               "chi_lo": chi}).as_dict()
-    return continuous.bmg_profile(mech, n, eps, deltas).as_dict()
+
+def central_gaussian(args: argparse.Namespace) -> dict:
+    """Exact profile of the central Gaussian mean estimator GM(sigma) (seed 000, Sec. 5)."""
+    from shufflekit.numeric import gaussian
+
+    notes = [f"--{opt} does not apply to central-gaussian; ignored" for opt in MECHANISM_OPTIONS
+             if getattr(args, opt, None) is not None]
+    if args.adjacency is not None:
+        notes.append("--adjacency does not apply: GM(sigma) has one sensitivity (1/n)")
+    if args.grid is not None:
+        notes.append("--grid does not apply to central-gaussian; ignored")
+    if args.sigma is None and args.noise_multiplier is None:
+        raise InvalidParameter("sigma", None, "range (0, inf): give --sigma (per-user) or "
+                               "--noise-multiplier")
+    if args.sigma is not None:
+        sigma = args.sigma
+    else:
+        sigma = check_real("sigma = noise-multiplier/sqrt(n)",
+                           args.noise_multiplier / math.sqrt(args.n), 1e-8, 1e8)
+    method = args.method or "exact"
+    if method not in ("exact", "gdp"):
+        raise InvalidParameter("method", method, "one of exact, gdp (for central-gaussian)")
+    prof = gaussian.central_gaussian_profile(sigma, args.n, args.epsilon or [], args.delta or [])
+    payload = prof.as_dict()
+    payload.update(method=method, kind="exact", adjacency="n/a")
+    payload["mechanism"] = {**(payload.get("mechanism") or {}), "sigma_per_user": sigma,
+                            "noise_multiplier": sigma * math.sqrt(args.n)}
+    if notes:
+        payload["notes"] = notes
+    return payload

@@ -1,74 +1,117 @@
 """The local randomizers of the papers, each defined once.
 
-``make(name, **params)`` builds a mechanism by name; :data:`NAMES` lists them.
+``make(name, **params)`` builds a mechanism by name; :data:`MECHANISMS` describes every name
+(its parameters and a one-line summary) and :data:`NAMES` lists them.  Every mechanism
+satisfies the :class:`~shufflekit.mechanisms.protocol.Mechanism` contract.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from shufflekit.errors import InvalidParameter
 from shufflekit.mechanisms.composition import JointComposition, joint
 from shufflekit.mechanisms.finite import ADJACENCIES, BOT, FiniteMechanism
 from shufflekit.mechanisms.frequency_oracles import blh, hadamard_response, oue, rappor
 from shufflekit.mechanisms.gaussian import BlanketMixedGaussian, GaussianLocal
 from shufflekit.mechanisms.law import ContinuousLaw, DiscreteLaw
+from shufflekit.mechanisms.parameters import as_param
 from shufflekit.mechanisms.privunit import PrivUnit
+from shufflekit.mechanisms.protocol import Adjacency, Mechanism
 from shufflekit.mechanisms.randomized_response import k_randomized_response, randomized_response
 
-NAMES = ("rr", "krr", "blh", "rappor", "oue", "hr", "joint-krr", "privunit",
-         "gaussian-local", "bmg", "finite")
+
+@dataclass(frozen=True)
+class MechanismSpec:
+    """A mechanism name: its required and optional parameters and what it is."""
+
+    name: str
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    summary: str
+    source: str
 
 
-def make(name: str, **params: Any):
+MECHANISMS: dict[str, MechanismSpec] = {s.name: s for s in (
+    MechanismSpec("rr", (), ("eps0", "p"), "binary randomized response (give eps0 or p)",
+                  "seed 000, Sec. 3.3"),
+    MechanismSpec("krr", ("k", "eps0"), (), "k-ary randomized response", "seed 002, Table 1"),
+    MechanismSpec("blh", ("k", "eps0"), ("hash_family",), "binary local hashing",
+                  "seed 002, Table 1"),
+    MechanismSpec("rappor", ("k", "eps0"), (), "RAPPOR (symmetric unary encoding)",
+                  "seed 002, Table 1"),
+    MechanismSpec("oue", ("k", "eps0"), (), "optimized unary encoding", "seed 002, Table 1"),
+    MechanismSpec("hr", ("k", "eps0"), (), "Hadamard response", "seed 002, Table 1"),
+    MechanismSpec("joint-krr", ("k", "eps0", "m"), (),
+                  "joint composition of m copies of k-RR, each eps0/m-LDP", "seed 002, Sec. 7"),
+    MechanismSpec("privunit", ("p", "theta", "d"), (), "PrivUnit on the unit sphere",
+                  "seed 000, Prop. 3.5"),
+    MechanismSpec("gaussian-local", ("sigma0",), ("d",), "Gaussian local randomizer (no blanket)",
+                  "seed 000, Sec. 4"),
+    MechanismSpec("bmg", ("gamma", "sigma0"), ("d",), "blanket-mixed Gaussian",
+                  "seed 000, Algorithm 1"),
+    MechanismSpec("finite", ("matrix",), (), "any finite randomizer given by its matrix",
+                  "seed 002, Sec. 3"),
+)}
+
+NAMES = tuple(MECHANISMS)
+
+#: Largest alphabet for which k-RR is built as a dense k x k matrix.
+KRR_DENSE_MAX_K = 64
+#: Largest number of jointly composed components (the product alphabet grows as k^m).
+JOINT_MAX_M = 4
+
+
+def make(name: str, **params: Any) -> Mechanism:
     """Build the mechanism ``name`` from keyword parameters (``None`` values ignored).
 
     ``joint-krr`` takes ``k``, ``eps0`` and ``m``: the joint composition of ``m``
     copies of k-RR, each ``eps0/m``-LDP (seed 002, Sec. 7).  ``finite`` takes
-    ``matrix`` (rows = inputs).
+    ``matrix`` (rows = inputs).  Raises :class:`~shufflekit.errors.InvalidParameter` for an
+    unknown name, a missing parameter or one out of range.
     """
+    if name not in MECHANISMS:
+        raise InvalidParameter("name", name, "one of " + ", ".join(NAMES), "unknown mechanism")
+    spec = MECHANISMS[name]
     p = {k: v for k, v in params.items() if v is not None}
-
-    def need(*keys):
-        missing = [k for k in keys if k not in p]
-        if missing:
-            raise ValueError(f"mechanism {name!r} needs parameter(s) {', '.join(missing)}")
-        return [p[k] for k in keys]
+    missing = [k for k in spec.required if k not in p]
+    if missing:
+        raise InvalidParameter(missing[0], None, f"a value (mechanism {name} requires "
+                               f"{', '.join(spec.required)})")
 
     if name == "rr":
+        if ("eps0" in p) == ("p" in p):
+            raise InvalidParameter("eps0", p.get("eps0"), "exactly one of eps0 in (0, inf) or "
+                                   "p in [1/2, 1)", f"p={p.get('p')!r}")
         return randomized_response(p.get("eps0"), p=p.get("p"))
     if name == "krr":
-        return k_randomized_response(*need("k", "eps0"))
+        k = p["k"]
+        if not (hasattr(k, "free_symbols") and k.free_symbols):
+            as_param(k, "k", low=2, high=KRR_DENSE_MAX_K, integer=True)
+        return k_randomized_response(k, p["eps0"])
     if name == "blh":
-        return blh(*need("k", "eps0"), hash_family=p.get("hash_family", "all"))
+        return blh(p["k"], p["eps0"], hash_family=p.get("hash_family", "all"))
     if name == "rappor":
-        return rappor(*need("k", "eps0"))
+        return rappor(p["k"], p["eps0"])
     if name == "oue":
-        return oue(*need("k", "eps0"))
+        return oue(p["k"], p["eps0"])
     if name == "hr":
-        return hadamard_response(*need("k", "eps0"))
+        return hadamard_response(p["k"], p["eps0"])
     if name == "joint-krr":
-        k, eps0, m = need("k", "eps0", "m")
-        m = int(m)
-        if m < 1:
-            raise ValueError(f"m={m} is not allowed; allowed range [1, inf) (integer)")
-        import sympy as sp
-        from shufflekit.mechanisms.parameters import as_param
-        eps0 = as_param(eps0, "eps0", low=0, low_open=True)
+        m = int(as_param(p["m"], "m", low=1, high=JOINT_MAX_M, integer=True))
+        k = int(as_param(p["k"], "k", low=2, high=12, integer=True))
+        eps0 = as_param(p["eps0"], "eps0", low=0, low_open=True)
         return joint([k_randomized_response(k, eps0 / m) for _ in range(m)])
     if name == "privunit":
-        return PrivUnit(*need("p", "theta", "d"))
+        return PrivUnit(p["p"], p["theta"], p["d"])
     if name == "gaussian-local":
-        (s,) = need("sigma0")
-        return GaussianLocal(s, p.get("d", 1))
+        return GaussianLocal(p["sigma0"], p.get("d", 1))
     if name == "bmg":
-        g, s = need("gamma", "sigma0")
-        return BlanketMixedGaussian(g, s, p.get("d", 1))
-    if name == "finite":
-        (m,) = need("matrix")
-        return FiniteMechanism.from_matrix(m, name="finite")
-    raise ValueError(f"unknown mechanism name={name!r}; allowed: {', '.join(NAMES)}")
+        return BlanketMixedGaussian(p["gamma"], p["sigma0"], p.get("d", 1))
+    return FiniteMechanism.from_matrix(p["matrix"], name="finite")
 
 
-__all__ = ["ADJACENCIES", "BOT", "BlanketMixedGaussian", "ContinuousLaw", "DiscreteLaw",
-           "FiniteMechanism", "GaussianLocal", "JointComposition", "NAMES", "PrivUnit", "blh",
-           "hadamard_response", "joint", "k_randomized_response", "make", "oue", "rappor",
-           "randomized_response"]
+__all__ = ["ADJACENCIES", "Adjacency", "BOT", "BlanketMixedGaussian", "ContinuousLaw",
+           "DiscreteLaw", "FiniteMechanism", "GaussianLocal", "JointComposition", "MECHANISMS",
+           "Mechanism", "MechanismSpec", "NAMES", "PrivUnit", "blh", "hadamard_response", "joint",
+           "k_randomized_response", "make", "oue", "rappor", "randomized_response"]

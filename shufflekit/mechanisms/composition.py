@@ -19,7 +19,9 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from shufflekit.mechanisms.finite import BOT, FiniteMechanism, check_adjacency, _check_epsilon
+from shufflekit.mechanisms.finite import BOT, Blanket, FiniteMechanism, check_adjacency
+from shufflekit.mechanisms.parameters import check_law_epsilon
+from shufflekit.mechanisms.protocol import Describable, ParamMap
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import is_zero, sign
 
@@ -45,7 +47,7 @@ def _ratio_law(mech: FiniteMechanism, a, b) -> list[tuple[Any, Any, Any]]:
 
 
 @dataclass(frozen=True)
-class JointComposition:
+class JointComposition(Describable):
     """The product mechanism of ``components`` (each a :class:`FiniteMechanism`)."""
 
     components: tuple
@@ -61,6 +63,16 @@ class JointComposition:
     def eps0(self) -> Any:
         return sp.simplify(sp.Add(*[c.eps0() for c in self.components]))
 
+    @property
+    def params(self) -> ParamMap:
+        parts = [c.name + "(" + ", ".join(f"{k}={v}" for k, v in c.params.items()) + ")"
+                 for c in self.components]
+        return ParamMap(components=" x ".join(parts))
+
+    def blanket(self) -> Blanket:
+        """Blanket of the product: the product of the components' blankets."""
+        return self.to_finite().blanket()
+
     def pairs(self, adjacency: str = "replace-one") -> list[tuple]:
         check_adjacency(adjacency)
         if adjacency == "zero-out":
@@ -70,9 +82,13 @@ class JointComposition:
         xs = list(itertools.product(*[c.inputs for c in self.components]))
         return [(a, b) for a in xs for b in xs if a != b]
 
-    def gparv(self, epsilon: Any, pair: tuple) -> DiscreteLaw:
-        """Exact GPARV law of the product mechanism for ``pair = (x, x')`` (tuples)."""
-        _check_epsilon(epsilon)
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
+        """Exact GPARV law of the product mechanism for ``pair = (x, x')`` (tuples; default the
+        first replace-one pair)."""
+        epsilon = check_law_epsilon(epsilon) if isinstance(epsilon, str) else epsilon
+        check_law_epsilon(epsilon)
+        if pair is None:
+            pair = self.pairs("replace-one")[0]
         e = sp.exp(epsilon) if isinstance(epsilon, sp.Basic) else math.exp(epsilon)
         triples = [(1, 1, 1)]
         for mech, a, b in zip(self.components, pair[0], pair[1]):

@@ -37,6 +37,8 @@ import sympy as sp
 
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import largest, sign, smallest
+from shufflekit.mechanisms.parameters import check_law_epsilon
+from shufflekit.mechanisms.protocol import Describable, ParamMap
 
 BOT = "⊥"
 ADJACENCIES = ("zero-out", "replace-one")
@@ -71,7 +73,7 @@ class ShuffleIndex:
 
 
 @dataclass(frozen=True)
-class FiniteMechanism:
+class FiniteMechanism(Describable):
     name: str
     inputs: tuple
     outputs: tuple
@@ -79,6 +81,10 @@ class FiniteMechanism:
     multiplicity: tuple
     params: Mapping[str, Any] = field(default_factory=dict)
     blanket_floor: tuple | None = None  # a chosen (not maximal) blanket gamma*omega, if any
+
+    def __post_init__(self):
+        if not isinstance(self.params, ParamMap):
+            object.__setattr__(self, "params", ParamMap(self.params or {}))
 
     # ----------------------------------------------------------------- build
     @classmethod
@@ -176,6 +182,11 @@ class FiniteMechanism:
     def blanket(self) -> Blanket:
         return self._blanket
 
+    @property
+    def gamma(self) -> Any:
+        r"""Blanket mass :math:`\gamma = \sum_y \min_x R_x(y)` (seed 002, Sec. 3.2)."""
+        return self._blanket.gamma
+
     @cached_property
     def _blanket(self) -> Blanket:
         if self.blanket_floor is not None:
@@ -205,9 +216,17 @@ class FiniteMechanism:
         return [(a, b) for a in self.inputs for b in self.inputs if a != b]
 
     # -------------------------------------------------------------- GPARV
-    def gparv(self, epsilon: Any, pair: tuple) -> DiscreteLaw:
-        r"""Exact law of :math:`G_\varepsilon^{x,x'}` (seed 002, Def. 5.1)."""
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
+        r"""Exact law of :math:`G_\varepsilon^{x,x'}` (seed 002, Def. 5.1).
+
+        ``pair`` defaults to the first replace-one pair (inputs 0 and 1 of the matrix);
+        ``epsilon`` may be a number, numeric text (kept exact: ``"1/2"``) or a symbol.
+        """
+        if isinstance(epsilon, str):
+            epsilon = check_law_epsilon(epsilon)
         _check_epsilon(epsilon)
+        if pair is None:
+            pair = self.pairs("replace-one")[0] if len(self.inputs) > 1 else (self.inputs[0], BOT)
         b = self.blanket()
         if sign(b.gamma) <= 0:
             raise ValueError(f"{self.name} has blanket mass gamma=0; the GPARV needs gamma in (0, 1]")

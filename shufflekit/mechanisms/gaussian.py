@@ -23,7 +23,8 @@ import numpy as np
 import sympy as sp
 
 from shufflekit.mechanisms.law import ContinuousLaw
-from shufflekit.mechanisms.parameters import as_param
+from shufflekit.mechanisms.parameters import as_param, check_law_epsilon
+from shufflekit.mechanisms.protocol import ContinuousBlanket, Describable, ParamMap
 
 y = sp.Symbol("y", real=True)
 
@@ -60,7 +61,7 @@ class ChuaIndex:
 
 
 @dataclass(frozen=True)
-class GaussianLocal:
+class GaussianLocal(Describable):
     """:math:`R_x = N(x, \\sigma_0^2 I_d)` for :math:`\\|x\\|_2 \\le 1`."""
 
     sigma0: Any
@@ -80,8 +81,25 @@ class GaussianLocal:
     def eps0(self):
         return sp.oo
 
-    def params(self) -> dict:
-        return {"sigma0": self.sigma0, "d": self.d}
+    @property
+    def params(self) -> ParamMap:
+        return ParamMap(sigma0=self.sigma0, d=self.d)
+
+    def blanket(self) -> ContinuousBlanket:
+        """No blanket: every output density is a Gaussian centred at the input."""
+        return ContinuousBlanket(gamma=sp.Integer(0))
+
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> None:
+        """None: without a blanket (gamma = 0) the amplification variable is undefined."""
+        return None
+
+    def chi_lo(self) -> Any:
+        """0: chi_lo^2 = gamma / Var[...] and gamma = 0 (seed 000, Def. 2.4)."""
+        return sp.Integer(0)
+
+    def chi_up(self) -> None:
+        """None: not used for this mechanism by seed 000, whose index here is :meth:`chi_chua`."""
+        return None
 
     def variance_l0(self, x1: np.ndarray | Any, x: np.ndarray | Any) -> sp.Expr:
         r""":math:`\mathrm{Var}_{R_x}[(R_{x_1} - R_0)/R_x]` for vectors ``x1``, ``x``.
@@ -141,7 +159,7 @@ class GaussianLocal:
 
 
 @dataclass(frozen=True)
-class BlanketMixedGaussian:
+class BlanketMixedGaussian(Describable):
     """BMG(gamma, sigma0) of seed 000, Algorithm 1."""
 
     gamma: Any
@@ -166,8 +184,22 @@ class BlanketMixedGaussian:
     def eps0(self):
         return sp.oo
 
-    def params(self) -> dict:
-        return {"gamma": self.gamma, "sigma0": self.sigma0, "d": self.d}
+    @property
+    def params(self) -> ParamMap:
+        return ParamMap(gamma=self.gamma, sigma0=self.sigma0, d=self.d)
+
+    def blanket(self) -> ContinuousBlanket:
+        """Blanket of mass gamma with density N(0, sigma0^2 I_d) (seed 000, Algorithm 1)."""
+        return ContinuousBlanket(gamma=self.gamma, density=self.blanket_density())
+
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> ContinuousLaw:
+        """The amplification law of the zero-out pair (x, null), |x| = 1 (the worst case; see
+        :meth:`chi_lo`), i.e. :meth:`amplification_law` at r = 1."""
+        return self.amplification_law(check_law_epsilon(epsilon), 1)
+
+    def chi_up(self) -> None:
+        """None: seed 000 analyses BMG through chi_lo only (Sec. 4.2, App. C)."""
+        return None
 
     def variance_l0(self, r: Any) -> sp.Expr:
         r""":math:`\mathrm{Var}_{\omega}[\ell_0(Y; x, \perp, \omega)] = \int R_x^2/\omega - 1`

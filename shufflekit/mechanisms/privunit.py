@@ -25,10 +25,11 @@ from typing import Any
 
 import sympy as sp
 
-from shufflekit.mechanisms.finite import FiniteMechanism
+from shufflekit.mechanisms.finite import Blanket, FiniteMechanism
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import sign, smallest
-from shufflekit.mechanisms.parameters import as_param
+from shufflekit.mechanisms.parameters import as_param, check_law_epsilon
+from shufflekit.mechanisms.protocol import Describable, ParamMap
 
 
 def cap_complement_probability(theta: Any, d: Any) -> Any:
@@ -51,17 +52,24 @@ def cap_complement_probability(theta: Any, d: Any) -> Any:
     return sp.simplify(sp.integrate(density, (t, -1, theta)))
 
 
+#: largest dimension for which the cap probability (a regularized incomplete beta function of
+#: order d/2) is evaluated reliably; beyond it the hypergeometric series does not converge
+PRIVUNIT_MAX_D = 2048
+
+
 @dataclass(frozen=True)
-class PrivUnit:
+class PrivUnit(Describable):
     p: Any
     theta: Any
     d: Any
     name: str = "privunit"
 
     def __post_init__(self):
-        object.__setattr__(self, "p", as_param(self.p, "p", low=0, high=1))
+        object.__setattr__(self, "p", as_param(self.p, "p", low=0, high=1, low_open=True,
+                                                    high_open=True))
         object.__setattr__(self, "theta", as_param(self.theta, "theta", low=-1, high=1))
-        object.__setattr__(self, "d", as_param(self.d, "d", low=1, integer=True))
+        object.__setattr__(self, "d", as_param(self.d, "d", low=1, high=PRIVUNIT_MAX_D,
+                                               integer=True))
         if not (isinstance(self.theta, sp.Basic) and self.theta.free_symbols):
             if self.theta in (-1, 1) and self.d != 1:
                 raise ValueError(f"theta={self.theta} makes a cap of measure 0 or 1; "
@@ -93,8 +101,20 @@ class PrivUnit:
                                            inputs=("v", "uniform"), outputs=("cap", "outside"),
                                            name="privunit-cap-view")
 
-    def gparv(self, epsilon: Any) -> DiscreteLaw:
-        """GPARV of the zero-out pair (v, null): atoms (h-e^eps)/gamma, (l-e^eps)/gamma, 0."""
+    def blanket(self) -> Blanket:
+        """The uniform blanket of mass gamma = min(h, l), on the two classes (cap, outside) of
+        uniform measure (1 - q, q)."""
+        q, g = self.q, self.gamma
+        omega = (1 - q, q)
+        return Blanket(gamma=g, omega=omega, floor=tuple(g * w for w in omega))
+
+    def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
+        """GPARV of the zero-out pair (v, null): atoms (h-e^eps)/gamma, (l-e^eps)/gamma, 0.
+
+        By rotation invariance every zero-out pair has this law; ``pair`` is accepted for the
+        common mechanism contract and must be ``None`` or a zero-out pair.
+        """
+        epsilon = check_law_epsilon(epsilon)
         h, l = self.levels()
         q, g = self.q, self.gamma
         e = sp.exp(epsilon)
@@ -133,5 +153,7 @@ class PrivUnit:
         h, l = self.levels()
         return sp.Abs(sp.log(h / l))
 
-    def params(self) -> dict:
-        return {"p": self.p, "theta": self.theta, "d": self.d}
+    @property
+    def params(self) -> ParamMap:
+        return ParamMap(p=self.p, theta=self.theta, d=self.d)
+

@@ -104,7 +104,7 @@ def describe(mechanism: Any) -> dict:
         return {}
     if isinstance(mechanism, dict):
         return dict(mechanism)
-    fn = getattr(mechanism, "describe", None)
+    fn = getattr(mechanism, "summary", None) or getattr(mechanism, "describe", None)
     if callable(fn):
         try:
             d = fn()

@@ -22,11 +22,8 @@ from shufflekit.mechanisms.gaussian import y
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.gaussian_moments import exp_affine_terms, ratio_variance, tilted_moment
 from shufflekit.symbolic.series import Series, series_eval
+from shufflekit.symbols import chi, d, gamma, sigma0
 
-gamma = sp.Symbol("gamma", positive=True)
-sigma0 = sp.Symbol("sigma0", positive=True)
-d = sp.Symbol("d", positive=True, integer=True)
-chi = sp.Symbol("chi", positive=True)
 r = sp.Symbol("r", positive=True)        # norm of the input
 A = sp.Symbol("A", positive=True)        # A = 1 - gamma
 h = sp.Symbol("h", positive=True)        # h = chi^(-2/3)

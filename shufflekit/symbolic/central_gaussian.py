@@ -24,11 +24,8 @@ import sympy as sp
 from shufflekit.mechanisms.gaussian import normal_pdf, y
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.series import Series
+from shufflekit.symbols import chi, epsilon as eps, n, sigma
 
-sigma = sp.Symbol("sigma", positive=True)
-n = sp.Symbol("n", positive=True)
-eps = sp.Symbol("varepsilon", positive=True)
-chi = sp.Symbol("chi", positive=True)
 eta = sp.Symbol("eta", positive=True)
 a = sp.Symbol("a", positive=True)
 b = sp.Symbol("b", positive=True)

@@ -29,15 +29,14 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from shufflekit.symbolic.derivation import Derivation
+from shufflekit.symbols import chi2, n
 
 pi = sp.Symbol("pi", nonnegative=True)
 u = sp.Symbol("u", real=True)
 ell = sp.Symbol("ell", positive=True)
-n = sp.Symbol("n", positive=True)
 t = sp.Symbol("t", nonnegative=True)
 mu = sp.Symbol("mu", positive=True)
 lam = sp.Symbol("lambda")
-chi2 = sp.Symbol("chi2", positive=True)
 mu3, mu4, mu5, mu6 = sp.symbols("mu3 mu4 mu5 mu6", real=True)
 b = sp.Symbol("b", positive=True)  # b = e^{eps0}
 

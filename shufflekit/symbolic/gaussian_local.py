@@ -17,10 +17,8 @@ from shufflekit.mechanisms import make
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.gaussian_moments import exp_affine_terms, ratio_variance
 from shufflekit.symbolic.series import Series
+from shufflekit.symbols import chi, d, sigma0
 
-sigma0 = sp.Symbol("sigma0", positive=True)
-d = sp.Symbol("d", positive=True, integer=True)
-chi = sp.Symbol("chi", positive=True)
 a = sp.Symbol("a", positive=True)        # a = 1/sigma0^2
 w = sp.Symbol("w", positive=True)        # w = 1/chi^2
 x = sp.Symbol("x", positive=True)        # x = 1/chi (display variable chi)

@@ -23,12 +23,11 @@ import sympy as sp
 
 from shufflekit.mechanisms import make
 from shufflekit.symbolic.derivation import Derivation
+from shufflekit.symbols import eps0, epsilon as eps
 
 s = sp.Symbol("s", positive=True)        # e^{eps0/2} - 1
-eps = sp.Symbol("epsilon", positive=True)
 w = sp.Symbol("w", positive=True)        # e^{eps0/2}
 v = sp.Symbol("v", positive=True)        # e^{eps}
-eps0 = sp.Symbol("epsilon_0", positive=True)
 
 SOURCE = "seed 002, Def. 5.1 and Table 1"
 

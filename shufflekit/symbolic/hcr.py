@@ -20,8 +20,8 @@ from shufflekit.mechanisms import make
 from shufflekit.symbolic import bmg, gaussian_local, randomized_response
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.gaussian_moments import exp_affine_terms, ratio_variance
+from shufflekit.symbols import k
 
-k = sp.Symbol("k", positive=True, integer=True)
 a = sp.Symbol("a", positive=True)
 
 

@@ -24,9 +24,8 @@ import sympy as sp
 
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.fixed_composition import as_channel
+from shufflekit.symbols import chi2, n
 
-chi2 = sp.Symbol("chi2", positive=True)
-n = sp.Symbol("n", positive=True)
 
 
 def _check_m(m: int) -> int:

@@ -23,10 +23,8 @@ from shufflekit.mechanisms.gaussian import normal_pdf
 from shufflekit.mechanisms.privunit import cap_complement_probability
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.series import Series, series_eval
+from shufflekit.symbols import d, p, theta
 
-theta = sp.Symbol("theta", real=True)
-d = sp.Symbol("d", positive=True)
-p = sp.Symbol("p", positive=True)
 tau = sp.Symbol("tau", real=True)
 x = sp.Symbol("x", positive=True)      # 1/d
 _s = sp.Symbol("s", real=True)

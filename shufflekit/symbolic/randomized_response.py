@@ -15,10 +15,9 @@ import sympy as sp
 from shufflekit.mechanisms import make
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.series import Series
+from shufflekit.symbols import chi, eps0
 
-eps0 = sp.Symbol("eps0", positive=True)
 t = sp.Symbol("t", positive=True)
-chi = sp.Symbol("chi", positive=True)
 x = sp.Symbol("x", positive=True)   # 1/chi
 
 SOURCE = "seed 000, Prop. 3.6 and App. A.5"

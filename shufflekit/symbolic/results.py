@@ -11,6 +11,7 @@ from typing import Callable
 
 from shufflekit.symbolic import (bmg, central_gaussian, fixed_composition, gaussian_local, hcr,
                                  multi_message, privunit, randomized_response)
+from shufflekit.errors import InvalidParameter
 from shufflekit.symbolic.derivation import Derivation
 
 
@@ -18,17 +19,19 @@ def _series(fn: Callable[..., Derivation], default: int) -> Callable[..., Deriva
     def build(terms: int | None = None) -> Derivation:
         n = default if terms is None else int(terms)
         if n < 1 or n > 40:
-            raise ValueError(f"terms={n} is not allowed; allowed range [1, 40] (integer)")
+            raise InvalidParameter("terms", n, "range [1, 40] (integer)")
         return fn(n)
     build.__doc__ = fn.__doc__
     return build
 
 
 def _bmg_optimal(terms: int) -> Derivation:
+    """Err_1/(d chi^2) of BMG at the Err_1-optimal A(chi) as chi -> oo (Thm 4.1)."""
     return bmg.optimal_expansion(terms)
 
 
 def _privunit_constant(terms: int) -> Derivation:
+    """PrivUnit constant C(0, d) and its expansion as d -> oo (Prop. 3.5)."""
     der = privunit.constant_at_zero()
     return der if terms >= len(der.result.terms) else \
         Derivation(**{**der.__dict__, "result": der.result.truncate(terms)})
@@ -86,7 +89,8 @@ def get(result_id: str, **options) -> Derivation:
     try:
         fn = RESULTS[result_id]
     except KeyError:
-        raise ValueError(f"unknown result id {result_id!r}; known ids: {', '.join(sorted(RESULTS))}") from None
+        raise InvalidParameter("id", result_id, "one of " + ", ".join(sorted(RESULTS)),
+                               "see `shufflekit list results`") from None
     if options and (result_id not in SERIES_IDS or result_id == "bmg.chi-lo"):
         raise ValueError(f"{result_id!r} is not a series; options {sorted(options)} do not apply")
     return fn(**options)
@@ -98,11 +102,11 @@ def series_result(result_id: str, terms: int | None = None) -> Derivation:
     if result_id == "bmg.chi-lo":
         n = 4 if terms is None else int(terms)
         if n < 1 or n > 40:
-            raise ValueError(f"terms={n} is not allowed; allowed range [1, 40] (integer)")
+            raise InvalidParameter("terms", n, "range [1, 40] (integer)")
         return bmg.chi_lo_series(n)
     if result_id not in SERIES_IDS:
-        raise ValueError(f"{result_id!r} is not a series id; series ids: "
-                         f"{', '.join(SERIES_IDS + ('bmg.chi-lo',))}")
+        raise InvalidParameter("id", result_id, "a series id: " + ", ".join(SERIES_IDS),
+                               "see `shufflekit list series`")
     return RESULTS[result_id](terms=terms)
 
 
@@ -121,7 +125,7 @@ def series_payload(result_id: str, order: int | None) -> tuple[dict, Derivation]
     ``{"id", "variable", "expansion_in", "order_term", "lhs", "terms": [{"exponent", "coefficient"}]}``.
     """
     if order is not None and (order < 1 or order > 40):
-        raise ValueError(f"order={order} is not allowed; allowed range [1, 40] (integer)")
+        raise InvalidParameter("order", order, "range [1, 40] (integer)")
     der = series_result(result_id, order)
     ser = der.result
     data = ser.as_dict()
