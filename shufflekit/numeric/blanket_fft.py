@@ -81,6 +81,9 @@ DECAY_LENGTH = 45.0               # h decays by e^-45 over the period's upper ma
 MAX_EXACT_FREQUENCIES = 60_000    # most frequencies summed in Arb
 LOG_PAD = 1e-6                    # relative padding of float log/exp in the tail bound
 BLOCK = 2048                      # block length of the blocked root-of-unity tables
+DIRECT_MAX_N = 32                 # up to this n, small supports are convolved directly ...
+DIRECT_CELLS = 1 << 18            # ... on a grid of about this many support points
+DIRECT_MAX_WORK = 3e8             # ... when n * support * atoms is at most this
 
 
 # ============================================================ roots of unity
@@ -483,6 +486,37 @@ def choose_grid(g: np.ndarray, q: np.ndarray, n: int, t: float, *, rel_loss: flo
     return l
 
 
+def direct_expectation(law: LatticeLaw, n: int, upper: bool, eta: float) -> arb:
+    r"""Ball for :math:`\tfrac1n\mathbb{E}[(lK)_+]` (times :math:`(1\pm\eta)^n`) by n direct
+    convolutions of the lattice law (small n only).
+
+    Every entry of the pmf of K is a sum of non-negative products, so each step has relative
+    error at most :math:`\gamma_{2r}` (Higham, Lemma 3.1 for non-negative sums and products)
+    and the final positive-part sum of S non-negative terms at most :math:`\gamma_{S+3}`:
+    the value is enclosed in :math:`[v/F, vF]`, :math:`F=(1+\gamma_{2r})^n(1+\gamma_{S+3})`.
+    """
+    k = np.array(law.k, dtype=np.int64)
+    q = np.array(law.q)
+    kmin = int(k.min())
+    offs = k - kmin
+    width = int(offs.max())
+    p = np.ones(1)
+    for _ in range(n):
+        new = np.zeros(len(p) + width)
+        for o, qj in zip(offs, q):
+            new[o:o + len(p)] += qj * p
+        p = new
+    v = n * kmin + np.arange(len(p))
+    pos = v > 0
+    val = float(np.sum((v[pos] * law.l) * p[pos]))
+    r = len(k)
+    gam = lambda m: m * UNIT / (1 - m * UNIT)   # noqa: E731
+    F = (1 + arb(gam(2 * r))) ** n * (1 + arb(gam(int(pos.sum()) + 3)))
+    if upper:
+        return arb(val) * F * (1 + arb(eta)) ** n / n
+    return arb(val) / F * (1 - arb(eta)) ** n / n
+
+
 def lattice_and_period(ex: list[Fraction], q: np.ndarray, q0: float, n: int, l: float,
                        t: float, upper: bool) -> tuple[LatticeLaw, int]:
     r"""The lattice law on ``l`` and the period N: the tilted bulk of K (9 sd either side),
@@ -550,6 +584,13 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
             return LatticeEvaluation(tot * f, 0.0, 0, 0.0, 0.0, 0, upper)
         ga = np.append(exf, 0.0)
         qa = np.append(q, q0)
+        if n <= DIRECT_MAX_N:
+            spread = float(exf.max() - min(exf.min(), 0.0))
+            ld = l if l is not None else n * spread / DIRECT_CELLS
+            if n * n * spread / ld * (len(q) + 1) <= DIRECT_MAX_WORK:
+                law = lattice_law(ex + [Fraction(0)], list(q) + [q0], ld, up=upper)
+                return LatticeEvaluation(direct_expectation(law, n, upper, eta), ld, 0, 0.0, 0.0,
+                                         0, upper)
         t = saddle_tilt(ga, qa)
         _, var = tilted_moments(ga[qa > 0], qa[qa > 0], t)
         t = max(t, 0.5 / math.sqrt(n * max(var, 1e-300)))
