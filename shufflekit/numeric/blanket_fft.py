@@ -290,7 +290,7 @@ def _hhat(omega: int, N: int, v0: int, tl: arb, lA: arb, cA: arb) -> acb:
 
 
 def _hhat_float(omega: np.ndarray, N: int, v0: int, tl: float, l: float, c: float) -> np.ndarray:
-    """Float :math:`\hat H` at many frequencies (only to choose the shift c)."""
+    r"""Float :math:`\hat H` at many frequencies (only to choose the shift c)."""
     z = math.exp(-tl) * np.exp(2j * np.pi * omega / N)
     zv0 = math.exp(-tl * v0) * np.exp(2j * np.pi * ((omega * v0) % N) / N)
     w = 1 - z
