@@ -237,7 +237,7 @@ def modulus_bounds(law: LatticeLaw, qf: np.ndarray, qerr: np.ndarray, N: int, n:
               math.sqrt(2) * g_r2 * np.sum((1 + ew) * (cabs + eC)))
     e *= 1.01
     # drop test: |phi| <= A with A^n <= e^floor (exponent padded by LOG_PAD)
-    A = math.exp(floor / n * (1 + LOG_PAD))
+    A = math.exp(floor / n * (1 + LOG_PAD)) * (1 - 4 * UNIT)   # (1-4u)^n covers exp's rounding
     a2_max = max(A - e, 0.0) ** 2 / (1 + 3 * UNIT) * (1 - 8 * UNIT)
     keep_w, keep_y = [], []
     dropped = 0
