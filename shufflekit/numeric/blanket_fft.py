@@ -318,7 +318,7 @@ def _chernoff_s(d: Sequence[Fraction], q: Sequence[float], n: int, c: float) -> 
 
     a, b = math.log(1e-3 / c), math.log(1e4 / c)
     gr = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
+    for _ in range(40):
         x1, x2 = b - gr * (b - a), a + gr * (b - a)
         if logb(math.exp(x1)) < logb(math.exp(x2)):
             b = x2
@@ -371,6 +371,7 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
     order = np.argsort(-ys, kind="stable")
     omegas, ys = omegas[order], ys[order]
     cache: dict[int, acb] = {}
+    chern: dict[float, float] = {}
     # rest_after[m]: certified bound on sum |phi|^n over all but the first m frequencies
     pad = (1 + LOG_PAD) * (1 + (N + 8) * UNIT)
     terms_up = np.exp(ys * (1 - LOG_PAD))
@@ -397,7 +398,9 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
                 v0 = max(math.ceil(Fraction(c) / Fraction(law.l)), 0)
                 main = float(np.sum(mult * (pn * _hhat_float(wa, N, v0, tlf, law.l, c)).real)) / N
                 lm = logMn + math.log(main) if main > 0 else -math.inf
-                lc = chernoff_log(law.d, law.q, n, c)
+                if c not in chern:
+                    chern[c] = chernoff_log(law.d, law.q, n, c)
+                lc = chern[c]
                 tot = np.logaddexp(lm, lc)
                 if tot < best_log:
                     best_c, best_log = c, tot
