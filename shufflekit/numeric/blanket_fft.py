@@ -49,6 +49,13 @@ idea is evaluated so that every error is *relative* to the answer:
    weights, the Chernoff term) is Arb.  The float weights of the GPARV law are taken with a
    relative error :math:`\eta`, which multiplies the bound by :math:`(1+\eta)^n`.
 
+For small n (at most :data:`DIRECT_MAX_N`) with a small support the pmf of K is instead built
+by n direct convolutions: all terms are non-negative, so the float result carries a proven
+*relative* error (:func:`direct_expectation`).
+
+The grid step is chosen per evaluation (:func:`choose_grid`) for a predicted rounding loss of
+about ``rel_loss``, preferring steps that put a heavy atom exactly on the lattice.
+
 The lower end (for :func:`blanket_delta_fft`) rounds atoms *down*, uses :math:`c=0`, a period
 covering the whole support, and subtracts the bound
 :math:`\tfrac{2}{et}e^{-tl(n k_{\min}+N)/2}/(1-e^{-tlN/2})` on the wrapped copies
@@ -564,7 +571,7 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
                   zero_mass: float = 0.0, margins: Sequence[float] | None = None,
                   l: float | None = None, rel_loss: float = DEFAULT_REL_LOSS,
                   max_grid: int = MAX_GRID, upper: bool = True,
-                  prob_rel_err: float = 16 * UNIT) -> LatticeEvaluation:
+                  prob_rel_err: float = 1e-12) -> LatticeEvaluation:
     r"""Certified :math:`\tfrac1n\mathbb{E}[(\sum_iG_i)_+]` bound for the finite law
     ``atoms``/``probs`` (plus ``zero_mass`` at 0), each atom known to within ``margins``.
 
@@ -588,8 +595,9 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
     q0 = float(zero_mass) + float(q[(g == 0) & (mg == 0)].sum())
     keep = (q > 0) & ~((g == 0) & (mg == 0))
     g, q, mg = g[keep], q[keep], mg[keep]
-    # relative error of the float weights (the zero atom's weight 1 - gamma may be small)
-    eta = prob_rel_err + ((len(q) + 8) * UNIT / q0 if q0 > 0 else 0.0)
+    # relative error of the float weights: each is a float sum of at most a few thousand
+    # products (relative 1e-12); the zero atom's weight 1 - gamma has that error absolutely
+    eta = prob_rel_err * (1.0 + (1.0 / q0 if q0 > 0 else 0.0))
     ex = _exact_atoms(g, mg, upper)
     exf = np.array([float(x) for x in ex])
     old = ctx.prec
