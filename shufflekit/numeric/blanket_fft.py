@@ -546,10 +546,14 @@ def direct_expectation(law: LatticeLaw, n: int, upper: bool, eta: float) -> arb:
 
 def lattice_and_period(ex: list[Fraction], q: np.ndarray, q0: float, n: int, l: float,
                        t: float, upper: bool) -> tuple[LatticeLaw, int]:
-    r"""The lattice law on ``l`` and the period N: the tilted bulk of K (9 sd either side),
+    r"""The lattice law on ``l`` (on ``g l`` when all atoms share the factor g) and the period
+    N: the tilted bulk of K (9 sd either side),
     the spread of the rounding shift and the decay length :math:`45/(tl)` of h, capped at the
     support plus that decay length (the whole support, for the lower end)."""
     law = lattice_law(ex + [Fraction(0)], list(q) + [q0], l, up=upper)
+    g = math.gcd(*law.k)
+    if g > 1:   # the law lives on g*l*Z: the same rounding on the coarser grid, no loss
+        law = lattice_law(ex + [Fraction(0)], list(q) + [q0], float(Fraction(l) * g), up=upper)
     if q0 <= 0:
         law = LatticeLaw(law.k[:-1], law.q[:-1], law.d[:-1], law.l)
     kk = np.array(law.k, dtype=float)
@@ -625,20 +629,31 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
         adaptive = l is None
         if adaptive:
             l = choose_grid(ga, qa, n, t, rel_loss=rel_loss, max_grid=max_grid)
-        for _ in range(6):
-            law, N = lattice_and_period(ex, q, q0, n, l, t, upper)
-            if N <= max_grid or not adaptive:
+        for attempt in range(4):
+            for _ in range(6):
+                law, N = lattice_and_period(ex, q, q0, n, l, t, upper)
+                if N <= max_grid or not adaptive:
+                    break
+                l = choose_grid(ga, qa, n, t, rel_loss=rel_loss,
+                                max_grid=int(max_grid * max_grid / N))
+            if N > max_grid:
+                if not upper:
+                    return LatticeEvaluation(arb(0), l, N, t, 0.0, 0, upper)
+                raise CannotCertify(f"the lattice period would be N={N} > max_grid={max_grid} "
+                                    f"(n={n}, l={l:g}); pass a coarser l or a larger max_grid")
+            shifts = _shift_candidates(law, n) if upper else [0.0]
+            try:
+                val, c, nf = lattice_expectation(law, n, t, N, shifts=shifts, upper=upper,
+                                                 eta=eta)
                 break
-            l = choose_grid(ga, qa, n, t, rel_loss=rel_loss, max_grid=int(max_grid * max_grid / N))
-        if N > max_grid:
-            if not upper:
-                return LatticeEvaluation(arb(0), l, N, t, 0.0, 0, upper)
-            raise CannotCertify(f"the lattice period would be N={N} > max_grid={max_grid} "
-                                f"(n={n}, l={l:g}); pass a coarser l or a larger max_grid")
-        shifts = _shift_candidates(law, n) if upper else [0.0]
-        val, c, nf = lattice_expectation(law, n, t, N, shifts=shifts, upper=upper, eta=eta)
+            except CannotCertify:
+                # the lattice law is nearly periodic: another (finer, incommensurate) grid
+                if not adaptive or attempt == 3:
+                    raise
+                l *= 0.6180339887
         if not upper:
             val = arb(max(float(val.lower()), 0.0))
+        l = law.l
         return LatticeEvaluation(val, l, N, t, c, nf, upper)
     finally:
         ctx.prec = old
@@ -765,11 +780,15 @@ class BlanketFFTAccountant(Accountant):
         epsilon = check_epsilon(epsilon)
         if epsilon >= self.eps_max:
             return self._bound("delta", epsilon, 0.0, 0.0, note="epsilon >= eps0: delta = 0")
+        note = ""
         if epsilon not in self.evaluated:
-            lo, hi, _ = self.raw_delta(epsilon)
+            try:
+                lo, hi, _ = self.raw_delta(epsilon)
+            except CannotCertify as exc:
+                # delta <= 1 always holds; the running minimum may still improve on it
+                lo, hi, note = 0.0, 1.0, f"not certified below 1 at this epsilon: {exc}"
             self.evaluated[epsilon] = (min(lo, hi), hi)
         lo, hi = self.evaluated[epsilon]
-        note = ""
         for e, (lo2, hi2) in self.evaluated.items():
             if e < epsilon and hi2 < hi:
                 lo, hi, note = min(lo2, hi2), hi2, f"running minimum: evaluated at epsilon={e:.10g}"

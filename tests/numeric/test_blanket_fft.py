@@ -203,3 +203,12 @@ def test_bad_input_raises_invalid_parameter():
         lattice_delta([1.0, math.nan], [0.5, 0.5], 3)
     with pytest.raises(InvalidParameter, match="probs"):
         lattice_delta([1.0, -1.0], [0.5, -0.5], 3)
+
+
+def test_uncertifiable_point_reports_delta_one_with_a_note():
+    """eps0 = 9, n = 1e4: about one user in 8000 leaves the blanket, so |phi|^n never decays
+    and the lattice sum would need every frequency; the accountant then reports the trivially
+    valid delta <= 1 with the reason, and the inversion falls back to eps0."""
+    acc = accountant(make("krr", k=3, eps0=9.0), 10**4, method="blanket-fft")
+    b = acc.get_delta(0.0)
+    assert b.hi == 1.0 and "not certified" in b.note
