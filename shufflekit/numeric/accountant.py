@@ -38,6 +38,7 @@ from shufflekit.validation import check_delta, check_epsilon, check_n
 #: Modules that register methods when imported (each calls :func:`register` at import time).
 METHOD_MODULES: tuple[str, ...] = (
     "shufflekit.numeric.blanket",
+    "shufflekit.numeric.blanket_fft",
     "shufflekit.numeric.lower",
     "shufflekit.numeric.baselines",
     "shufflekit.numeric.bmg_blanket",
