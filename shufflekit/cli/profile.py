@@ -34,8 +34,9 @@ def add_arguments(pr: argparse.ArgumentParser) -> None:
     pr.add_argument("--delta", type=delta_type, nargs="+", default=None,
                     help="delta values in (0, 1): print epsilon(delta) at each")
     pr.add_argument("--grid", type=real("grid", 0, math.inf, lo_open=True), default=None,
-                    help="discretisation interval l of the FFT methods, > 0 "
-                         "(default: the method's own, (e^eps0 - 1)/12000 for blanket-fft)")
+                    help="lattice step l of the FFT methods, > 0 (default: chosen per epsilon so "
+                         "that a heavy GPARV atom lies on the lattice and the rounding loss is "
+                         "about 5%%)")
     sig = pr.add_mutually_exclusive_group()
     sig.add_argument("--sigma", type=real("sigma", 1e-8, 1e8), default=None,
                      help="central-gaussian: the PER-USER sigma of GM(sigma) (seed 000): the "
