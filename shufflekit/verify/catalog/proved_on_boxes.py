@@ -81,7 +81,8 @@ def _bmg_chi_order(ctx):
         return refuted(f"R_x/R_BG - gamma = {excess} is not positive: the domination step fails")
     # (ii) the sandwich chi_lo^2 <= chi_up^2 <= 1/Var_0 (reference x = 0) is non-empty on the box
     gap = sp.factor(H.bmg_bound().result - printed(B.chi_lo().result, "chi_lo^2"))  # exact, then the box
-    box = check_expr_on_box(oriented(gap, "direction: 1/Var_0 > chi_lo^2"), {B.gamma: ("0.05", "0.99"), B.sigma0: ("0.5", "20")}, strict=True,
+    box = check_expr_on_box(oriented(gap, "direction: 1/Var_0 > chi_lo^2"),
+                            {B.gamma: ("0.05", "0.99"), B.sigma0: ("0.5", "20")}, strict=True,
                             what="1/Var_0 - chi_lo^2", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
     if box.verdict != "confirmed":
         return box
@@ -128,8 +129,8 @@ def _chua_truncation(ctx):
     p = bits(ctx)
     return all_of([check_expr_on_box(oriented(1 / V - s2, "direction: S_2 < chi^2"), rng, strict=True,
                                      what="chi^2 - S_2", budget=b, prec=p, centered=True),
-                   check_expr_on_box(oriented(s3 - 1 / V, "direction: chi^2 < S_3"), rng, strict=True, what="S_3 - chi^2", budget=b, prec=p,
-                                     centered=True)],
+                   check_expr_on_box(oriented(s3 - 1 / V, "direction: chi^2 < S_3"), rng, strict=True,
+                                     what="S_3 - chi^2", budget=b, prec=p, centered=True)],
                   f"S_2 = {sp.sstr(s2)}, S_3 = {sp.sstr(s3)}")
 
 
@@ -165,8 +166,9 @@ def _mills_truncation(ctx):
     b = budget(ctx, 20000)
     return all_of([check_expr_on_box(oriented(rem - lower, "direction: M > S_2"), rng, strict=True,
                                      what="M - S_2", budget=b, prec=bits(ctx), centered=True),
-                   check_expr_on_box(oriented(nxt - rem, "direction: M - S_2 < 3/t^5"), rng, strict=True, what="next term - (M - S_2)", budget=b,
-                                     prec=bits(ctx), centered=True)], f"next term {sp.sstr(nxt)}")
+                   check_expr_on_box(oriented(nxt - rem, "direction: M - S_2 < 3/t^5"), rng, strict=True,
+                                     what="next term - (M - S_2)", budget=b, prec=bits(ctx), centered=True)],
+                  f"next term {sp.sstr(nxt)}")
 
 
 @claim(id="000.prop3.6.rr-truncation.box", paper="000", source="Prop. 3.6 (refinement)",
@@ -185,8 +187,8 @@ def _rr_truncation(ctx):
     p = bits(ctx)
     return all_of([check_expr_on_box(oriented(rem - lower, "direction: Err > S_3"), rng, strict=True,
                                      what="Err - S_3", budget=b, prec=p, centered=True),
-                   check_expr_on_box(oriented(nxt - rem, "direction: Err - S_3 <= 1/(8 chi)"), rng, what="next term - (Err - S_3)", budget=b, prec=p,
-                                     centered=True)],
+                   check_expr_on_box(oriented(nxt - rem, "direction: Err - S_3 <= 1/(8 chi)"), rng,
+                                     what="next term - (Err - S_3)", budget=b, prec=p, centered=True)],
                   f"next term {sp.sstr(nxt)}")
 
 
@@ -196,9 +198,9 @@ def _rr_truncation(ctx):
 def _rr_chi_order(ctx):
     ex = RR.basics().extras
     t = RR.basics().variables[0]
-    return check_positive_beyond_root(oriented(ex["chi_up2"] - printed(ex["chi_lo2"], "chi_lo^2")), t, 1, sp.Rational(1, 2),
-                                      sp.Rational(1, 1000), what="chi_up^2 - chi_lo^2",
-                                      budget=budget(ctx, 20000), prec=bits(ctx))
+    gap = oriented(ex["chi_up2"] - printed(ex["chi_lo2"], "chi_lo^2"))
+    return check_positive_beyond_root(gap, t, 1, sp.Rational(1, 2), sp.Rational(1, 1000),
+                                      what="chi_up^2 - chi_lo^2", budget=budget(ctx, 20000), prec=bits(ctx))
 
 
 # ============================================================ seed 001 (Shvets)
@@ -219,9 +221,9 @@ def extremum(expr: sp.Expr, kind: str, ctx: CheckContext):
                             budget=budget(ctx, 20000), prec=bits(ctx))
 
 
-def rounds(ext, printed: str, what: str) -> Outcome:
-    ok = enclosure_rounds_to(ext.lo, ext.hi, printed)
-    text = f"{what}: {ext.describe()}; printed {printed}"
+def rounds(ext, cell: str, what: str) -> Outcome:
+    ok = enclosure_rounds_to(ext.lo, ext.hi, cell)
+    text = f"{what}: {ext.describe()}; printed {cell}"
     if ok is True:
         return confirmed(text + " (every value in the enclosure rounds to it)", boxes=ext.boxes)
     if ok is False:
@@ -265,8 +267,9 @@ def _underestimate(ctx):
 @claim(id="001.prop3.2.strict-gap.box", paper="001", source="Prop. 3.2 (Table 3 channel)",
        statement=r"I_\pi > I^{\mathrm{mix}}_\pi \text{ on } [0.01, 0.99]", section="Sec. 3")
 def _strict_gap(ctx):
-    return check_expr_on_box(oriented(fisher_expr() - printed(mixture_expr(), "I_mix")), {F.pi: ("0.01", "0.99")}, strict=True,
-                             what="I_pi - I_mix", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
+    gap = oriented(fisher_expr() - printed(mixture_expr(), "I_mix"))
+    return check_expr_on_box(gap, {F.pi: ("0.01", "0.99")}, strict=True, what="I_pi - I_mix",
+                             budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
 
 
 @claim(id="001.prop3.4.convex.box", paper="001", source="Prop. 3.4 (Table 3 channel)",
