@@ -157,3 +157,40 @@ def test_wrong_truncation_coefficient_is_refuted_on_the_box():
     s = GL.sigma0
     out = B.check_expr_on_box(1 / V - (s ** 2 - 4), {s: (1, 20)}, strict=True, centered=True, budget=2000)
     assert out.verdict == "refuted" and "counterexample" in out.values
+
+
+# ------------------------------------------------------------------ mutation of the box claims
+REFINEMENTS = {"000.prop4.2.inverse-truncation.box", "000.eqA.1.mills-truncation.box",
+               "000.prop3.6.rr-truncation.box", "000.appA.6.u-small.box"}
+
+
+def test_our_sharpenings_are_marked_as_refinements():
+    kinds = {i: REGISTRY.get(i).kind for i in BOX_IDS}
+    assert {i for i, k in kinds.items() if k == "refinement"} == REFINEMENTS
+    # a refinement says so in its source, and only a refinement does
+    assert all(("(refinement)" in REGISTRY.get(i).source) == (i in REFINEMENTS) for i in BOX_IDS)
+
+
+@pytest.mark.parametrize("claim_id", ["000.def2.4.chi-order-rr.box", "001.prop3.4.convex.box"])
+def test_the_opposite_inequality_is_refuted_with_a_certified_point(claim_id):
+    from shufflekit.verify.mutation import mutate_claim
+    rec = mutate_claim(REGISTRY.get(claim_id), CheckContext(quick=True))
+    assert rec.status == "killed" and rec.baseline == "confirmed"
+    flipped = [m for m in rec.mutants if m.site.name.startswith("direction")]
+    assert flipped and all(m.verdict == "refuted" and "(certified)" in m.evidence for m in flipped)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim_id", BOX_IDS)
+def test_every_corruption_of_a_box_claim_changes_its_verdict(claim_id):
+    """Each declared value (printed decimal, bound, direction) corrupted -> refuted; the one
+    explained survivor is the slack bound 1/2 of u (its maximum is 1/4)."""
+    from shufflekit.verify.mutation import mutate_claim
+    rec = mutate_claim(REGISTRY.get(claim_id), CheckContext(quick=True))
+    assert rec.baseline == "confirmed" and rec.sites >= 1
+    survivors = [m.site.name for m in rec.mutants if not m.killed]
+    if claim_id == "000.appA.6.u-small.box":
+        assert survivors == ["upper bound 1/2"] and rec.status == "not-checkable"
+    else:
+        assert rec.status == "killed", rec.reason
+    assert all(m.verdict == "refuted" for m in rec.mutants if m.killed)

@@ -8,7 +8,14 @@ reports the number of boxes; a ``refuted`` one a certified counterexample point;
 appear only as the statements being tested.
 
 Ids end in ``.box``; statements that sharpen a paper's asymptotic claim into an inequality on
-a finite range are ours and say "(refinement)" in their source.
+a finite range are ours, say "(refinement)" in their source and have ``kind="refinement"``.
+
+Mutation testing (:mod:`shufflekit.verify.mutation`): every check declares what it compares
+against through :func:`~shufflekit.verify.mutation.printed` -- the printed decimals of seed 001,
+the bound on the other side of each inequality (an upper bound is corrupted to 9/10 of itself,
+:func:`~shufflekit.verify.mutation.tighter_upper`, since a larger one is merely weaker), and the
+direction of each inequality (:func:`oriented`: negated, the check proves the opposite
+inequality, which the box search refutes with a certified point).
 """
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ from shufflekit.symbolic.series import Series
 from shufflekit.verify.box import (all_of, arb_function, arb_gradient, check_expr_on_box,
                                    check_positive_beyond_root, enclose_extremum, enclosure_rounds_to)
 from shufflekit.verify.claims import CheckContext, Outcome, claim, confirmed, imprecise, refuted
+from shufflekit.verify.mutation import printed, tighter_upper
 
 W0 = ("7/10", "1/5", "1/10")      # the three-symbol channel of seed 001, Sec. 8.3
 W1 = ("3/20", "11/20", "3/10")
@@ -46,6 +54,13 @@ def bits(ctx: CheckContext) -> int:
     return max(64, int(ctx.dps * 3.33) + 1)
 
 
+def oriented(expr: sp.Expr, name: str = "direction") -> sp.Expr:
+    r"""The declared direction of the inequality ``expr >= 0`` (``> 0``): ``expr`` itself, or
+    ``-expr`` when the declared ``True`` is negated -- the opposite inequality, which a correct
+    check must then refute."""
+    return expr if printed(True, name) else -expr
+
+
 def truncated_sum(series: Series, n_terms: int) -> sp.Expr:
     r"""The first ``n_terms`` of a series at infinity as an expression in its large variable."""
     big = series.at_infinity
@@ -59,12 +74,15 @@ def truncated_sum(series: Series, n_terms: int) -> sp.Expr:
 def _bmg_chi_order(ctx):
     # (i) the proof step: R_x >= gamma R_BG pointwise, so Var_{R_x}[l_0] = int D^2/R_x <= Var_BG[l_0]/gamma
     mech = make("bmg", gamma=B.gamma, sigma0=B.sigma0)
-    excess = sp.simplify(mech.density(B.r) / mech.blanket_density() - B.gamma)
+    factor = printed(B.gamma, "domination factor gamma")
+    excess = oriented(sp.simplify(mech.density(B.r) / mech.blanket_density() - factor),
+                      "direction: R_x >= gamma R_BG")
     if not excess.subs(B.gamma, 1 - B.A).is_positive:
         return refuted(f"R_x/R_BG - gamma = {excess} is not positive: the domination step fails")
     # (ii) the sandwich chi_lo^2 <= chi_up^2 <= 1/Var_0 (reference x = 0) is non-empty on the box
-    gap = sp.factor(H.bmg_bound().result - B.chi_lo().result)      # exact algebra, then the box
-    box = check_expr_on_box(gap, {B.gamma: ("0.05", "0.99"), B.sigma0: ("0.5", "20")}, strict=True,
+    gap = sp.factor(H.bmg_bound().result - printed(B.chi_lo().result, "chi_lo^2"))  # exact, then the box
+    box = check_expr_on_box(oriented(gap, "direction: 1/Var_0 > chi_lo^2"),
+                            {B.gamma: ("0.05", "0.99"), B.sigma0: ("0.5", "20")}, strict=True,
                             what="1/Var_0 - chi_lo^2", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
     if box.verdict != "confirmed":
         return box
@@ -74,14 +92,14 @@ def _bmg_chi_order(ctx):
 
 @claim(id="000.prop3.5.sign.box", paper="000", source="App. A.4, Step 6",
        statement=r"\frac{d}{d\tau}\log C(\tau) > 0 \text{ on } (0, 20],\ < 0 \text{ on } [-20, 0)",
-       section="Sec. 3.3")
+       section="Sec. 3.3", kind="proof-step")
 def _dlog_sign(ctx):
     tau = PU.tau
     dlog = PU.limit_constant().extras["dlog"]
     odd = sp.simplify(dlog.subs(tau, -tau) + dlog)
     if odd != 0:
         return refuted(f"d/dtau log C is not odd: dlog(-tau) + dlog(tau) = {sp.sstr(odd)}")
-    out = check_positive_beyond_root(dlog, tau, 0, 1, 20, what="d/dtau log C", budget=budget(ctx, 20000),
+    out = check_positive_beyond_root(oriented(dlog), tau, 0, 1, 20, what="d/dtau log C", budget=budget(ctx, 20000),
                                      prec=bits(ctx))
     return Outcome(out.verdict, out.evidence + "; dlog(-tau) = -dlog(tau) (exact) gives the sign on [-20, 0)",
                    out.values)
@@ -89,74 +107,88 @@ def _dlog_sign(ctx):
 
 @claim(id="000.prop4.2.reversion-monotone.box", paper="000", source="App. A.8 (reversion step)",
        statement=r"\chi_{\mathrm{chua}}^2 = 1/V(\sigma_0) \text{ is increasing on } [0.5, 20] "
-                 r"\text{ (so } \sigma_0^2(\chi_{\mathrm{chua}}) \text{ is well defined)}", section="App. A.8")
+                 r"\text{ (so } \sigma_0^2(\chi_{\mathrm{chua}}) \text{ is well defined)}", section="App. A.8",
+       kind="proof-step")
 def _chua_monotone(ctx):
     V = GL.variance().result
-    return check_expr_on_box(-sp.diff(V, GL.sigma0), {GL.sigma0: ("0.5", "20")}, strict=True,
+    return check_expr_on_box(oriented(-sp.diff(V, GL.sigma0)), {GL.sigma0: ("0.5", "20")}, strict=True,
                              what="-dV/dsigma0", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
 
 
 @claim(id="000.prop4.2.inverse-truncation.box", paper="000",
-       source="eq. (chiup-tilde-series-in-sigma) (refinement)",
+       source="eq. (chiup-tilde-series-in-sigma) (refinement)", kind="refinement",
        statement=r"S_2(\sigma_0) < \chi_{\mathrm{chua}}^2 < S_3(\sigma_0) \text{ on } [1, 20],\ "
                  r"S_k \text{ the first } k \text{ terms of the series in } \sigma_0", section="App. A.8")
 def _chua_truncation(ctx):
     V = sp.factor(GL.variance().result)    # exact; exposes exp(1/sigma0^2) - 1 (evaluated as expm1)
     ser = GL.inverse_series(4).result
-    s2, s3 = truncated_sum(ser, 2), truncated_sum(ser, 3)
+    s2 = printed(truncated_sum(ser, 2), "lower bound S_2")
+    s3 = printed(truncated_sum(ser, 3), "upper bound S_3", mutant=tighter_upper)
     rng = {GL.sigma0: (1, 20)}
     b = budget(ctx, 20000)
     p = bits(ctx)
-    return all_of([check_expr_on_box(1 / V - s2, rng, strict=True, what="chi^2 - S_2", budget=b, prec=p,
-                                     centered=True),
-                   check_expr_on_box(s3 - 1 / V, rng, strict=True, what="S_3 - chi^2", budget=b, prec=p,
-                                     centered=True)],
+    return all_of([check_expr_on_box(oriented(1 / V - s2, "direction: S_2 < chi^2"), rng, strict=True,
+                                     what="chi^2 - S_2", budget=b, prec=p, centered=True),
+                   check_expr_on_box(oriented(s3 - 1 / V, "direction: chi^2 < S_3"), rng, strict=True,
+                                     what="S_3 - chi^2", budget=b, prec=p, centered=True)],
                   f"S_2 = {sp.sstr(s2)}, S_3 = {sp.sstr(s3)}")
 
 
-@claim(id="000.appA.6.u-small.box", paper="000", source="App. A.6 Step 3",
+@claim(id="000.appA.6.u-small.box", paper="000", source="App. A.6 Step 3 (refinement)",
        statement=r"0 < u = \chi^{-2/3} - \chi^{-4/3} \le 1/2 \text{ for } \chi \in (1, 10^6]",
-       section="App. A.6")
+       section="App. A.6", kind="refinement",
+       mutation="the bound 1/2 has slack: u = A - A^2 with A = chi^(-2/3) in (0, 1) peaks at 1/4 "
+                "(chi = 2^(3/2)), so a bound corrupted to 9/20 or 11/20 is still true and cannot change "
+                "the verdict; the lower bound 0 and both directions are killed")
 def _u_small(ctx):
     u = B.err_expansion(3).steps[1][1]
+    lower = printed(sp.Integer(0), "lower bound 0")
+    upper = printed(sp.Rational(1, 2), "upper bound 1/2", mutant=tighter_upper)
     b = budget(ctx, 20000)
-    return all_of([check_positive_beyond_root(u, B.chi, 1, 2, 10 ** 6, what="u", budget=b, prec=bits(ctx)),
-                   check_expr_on_box(sp.Rational(1, 2) - u, {B.chi: (1, 10 ** 6)}, strict=True, what="1/2 - u",
-                                     budget=b, prec=bits(ctx), centered=True)], f"u = {sp.sstr(u)}")
+    return all_of([check_positive_beyond_root(oriented(u - lower, "direction: u > 0"), B.chi, 1, 2, 10 ** 6,
+                                              what="u", budget=b, prec=bits(ctx)),
+                   check_expr_on_box(oriented(upper - u, "direction: u <= 1/2"), {B.chi: (1, 10 ** 6)},
+                                     strict=True, what="1/2 - u", budget=b, prec=bits(ctx), centered=True)],
+                  f"u = {sp.sstr(u)}")
 
 
 @claim(id="000.eqA.1.mills-truncation.box", paper="000", source="eq. (mills) (refinement)",
-       statement=r"0 < \bar\Phi(t)/\phi(t) - (1/t - 1/t^3) < 3/t^5 \text{ on } [1, 8]", section="App. A.1")
+       statement=r"0 < \bar\Phi(t)/\phi(t) - (1/t - 1/t^3) < 3/t^5 \text{ on } [1, 8]", section="App. A.1",
+       kind="refinement")
 def _mills_truncation(ctx):
     t = CG.mills_series(4).at_infinity
     mills = CG.gaussian_sf(t) * sp.sqrt(2 * sp.pi) * sp.exp(t ** 2 / 2)
     ser = CG.mills_series(4)
     rem = mills - truncated_sum(ser, 2)
-    nxt = truncated_sum(ser, 3) - truncated_sum(ser, 2)
+    lower = printed(sp.Integer(0), "lower bound 0")
+    nxt = printed(truncated_sum(ser, 3) - truncated_sum(ser, 2), "upper bound 3/t^5", mutant=tighter_upper)
     rng = {t: (1, 8)}
     b = budget(ctx, 20000)
-    return all_of([check_expr_on_box(rem, rng, strict=True, what="M - S_2", budget=b, prec=bits(ctx),
-                                     centered=True),
-                   check_expr_on_box(nxt - rem, rng, strict=True, what="next term - (M - S_2)", budget=b,
-                                     prec=bits(ctx), centered=True)], f"next term {sp.sstr(nxt)}")
+    return all_of([check_expr_on_box(oriented(rem - lower, "direction: M > S_2"), rng, strict=True,
+                                     what="M - S_2", budget=b, prec=bits(ctx), centered=True),
+                   check_expr_on_box(oriented(nxt - rem, "direction: M - S_2 < 3/t^5"), rng, strict=True,
+                                     what="next term - (M - S_2)", budget=b, prec=bits(ctx), centered=True)],
+                  f"next term {sp.sstr(nxt)}")
 
 
 @claim(id="000.prop3.6.rr-truncation.box", paper="000", source="Prop. 3.6 (refinement)",
        statement=r"0 < \mathsf{Err}_1^{RR} - (\chi^2 + \chi - 1/2) \le \tfrac{1}{8\chi} "
-                 r"\text{ on } \chi\in[1/10, 100]", section="Sec. 3.3")
+                 r"\text{ on } \chi\in[1/10, 100]", section="Sec. 3.3", kind="refinement")
 def _rr_truncation(ctx):
     err = RR.err_closed_form().result
     ser = RR.err_in_chi(4).result
     big = ser.at_infinity
     rem = err.subs(next(iter(err.free_symbols)), big) - truncated_sum(ser, 3)
     rem = 1 / sp.radsimp(1 / rem)          # rationalised (an identity): no cancellation of sqrt - chi
-    nxt = truncated_sum(ser, 4) - truncated_sum(ser, 3)
+    lower = printed(sp.Integer(0), "lower bound 0")
+    nxt = printed(truncated_sum(ser, 4) - truncated_sum(ser, 3), "upper bound 1/(8 chi)", mutant=tighter_upper)
     rng = {big: (sp.Rational(1, 10), 100)}
     b = budget(ctx, 20000)
     p = bits(ctx)
-    return all_of([check_expr_on_box(rem, rng, strict=True, what="Err - S_3", budget=b, prec=p, centered=True),
-                   check_expr_on_box(nxt - rem, rng, what="next term - (Err - S_3)", budget=b, prec=p,
-                                     centered=True)],
+    return all_of([check_expr_on_box(oriented(rem - lower, "direction: Err > S_3"), rng, strict=True,
+                                     what="Err - S_3", budget=b, prec=p, centered=True),
+                   check_expr_on_box(oriented(nxt - rem, "direction: Err - S_3 <= 1/(8 chi)"), rng,
+                                     what="next term - (Err - S_3)", budget=b, prec=p, centered=True)],
                   f"next term {sp.sstr(nxt)}")
 
 
@@ -166,9 +198,9 @@ def _rr_truncation(ctx):
 def _rr_chi_order(ctx):
     ex = RR.basics().extras
     t = RR.basics().variables[0]
-    return check_positive_beyond_root(ex["chi_up2"] - ex["chi_lo2"], t, 1, sp.Rational(1, 2),
-                                      sp.Rational(1, 1000), what="chi_up^2 - chi_lo^2",
-                                      budget=budget(ctx, 20000), prec=bits(ctx))
+    gap = oriented(ex["chi_up2"] - printed(ex["chi_lo2"], "chi_lo^2"))
+    return check_positive_beyond_root(gap, t, 1, sp.Rational(1, 2), sp.Rational(1, 1000),
+                                      what="chi_up^2 - chi_lo^2", budget=budget(ctx, 20000), prec=bits(ctx))
 
 
 # ============================================================ seed 001 (Shvets)
@@ -189,9 +221,9 @@ def extremum(expr: sp.Expr, kind: str, ctx: CheckContext):
                             budget=budget(ctx, 20000), prec=bits(ctx))
 
 
-def rounds(ext, printed: str, what: str) -> Outcome:
-    ok = enclosure_rounds_to(ext.lo, ext.hi, printed)
-    text = f"{what}: {ext.describe()}; printed {printed}"
+def rounds(ext, cell: str, what: str) -> Outcome:
+    ok = enclosure_rounds_to(ext.lo, ext.hi, cell)
+    text = f"{what}: {ext.describe()}; printed {cell}"
     if ok is True:
         return confirmed(text + " (every value in the enclosure rounds to it)", boxes=ext.boxes)
     if ok is False:
@@ -203,8 +235,8 @@ def rounds(ext, printed: str, what: str) -> Outcome:
        statement=r"\min_{[0.05,0.95]} I_\pi = 1.47,\ \max_{[0.05,0.95]} I_\pi = 2.30", section="Sec. 8.3")
 def _i_range(ctx):
     I = fisher_expr()
-    return all_of([rounds(extremum(I, "min", ctx), PRINTED["I_min"], "min I_pi"),
-                   rounds(extremum(I, "max", ctx), PRINTED["I_max"], "max I_pi")])
+    return all_of([rounds(extremum(I, "min", ctx), printed(PRINTED["I_min"], "I_min"), "min I_pi"),
+                   rounds(extremum(I, "max", ctx), printed(PRINTED["I_max"], "I_max"), "max I_pi")])
 
 
 @claim(id="001.sec8.3.I-factor.box", paper="001", source="Sec. 8.3, after Table 3",
@@ -213,9 +245,10 @@ def _i_factor(ctx):
     I = fisher_expr()
     lo, hi = extremum(I, "min", ctx), extremum(I, "max", ctx)
     ratio_lo, ratio_hi = hi.lo / lo.hi, hi.hi / lo.lo
-    ok = enclosure_rounds_to(ratio_lo, ratio_hi, PRINTED["I_factor"])
+    factor = printed(PRINTED["I_factor"], "I_factor")
+    ok = enclosure_rounds_to(ratio_lo, ratio_hi, factor)
     text = (f"max/min in [{float(ratio_lo.lower()):.8g}, {float(ratio_hi.upper()):.8g}] from certified "
-            f"{lo.describe()} and {hi.describe()}; printed {PRINTED['I_factor']}")
+            f"{lo.describe()} and {hi.describe()}; printed {factor}")
     make = confirmed if ok is True else refuted if ok is False else imprecise
     return make(text, boxes=lo.boxes + hi.boxes)
 
@@ -225,20 +258,23 @@ def _i_factor(ctx):
                  r"\text{ on } [0.05, 0.95]", section="Sec. 8.3")
 def _underestimate(ctx):
     u = 1 - mixture_expr() / fisher_expr()
-    return all_of([rounds(extremum(u, "min", ctx), PRINTED["under_min"], "min underestimate"),
-                   rounds(extremum(u, "max", ctx), PRINTED["under_max"], "max underestimate")])
+    return all_of([rounds(extremum(u, "min", ctx), printed(PRINTED["under_min"], "under_min"),
+                          "min underestimate"),
+                   rounds(extremum(u, "max", ctx), printed(PRINTED["under_max"], "under_max"),
+                          "max underestimate")])
 
 
 @claim(id="001.prop3.2.strict-gap.box", paper="001", source="Prop. 3.2 (Table 3 channel)",
        statement=r"I_\pi > I^{\mathrm{mix}}_\pi \text{ on } [0.01, 0.99]", section="Sec. 3")
 def _strict_gap(ctx):
-    return check_expr_on_box(fisher_expr() - mixture_expr(), {F.pi: ("0.01", "0.99")}, strict=True,
-                             what="I_pi - I_mix", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
+    gap = oriented(fisher_expr() - printed(mixture_expr(), "I_mix"))
+    return check_expr_on_box(gap, {F.pi: ("0.01", "0.99")}, strict=True, what="I_pi - I_mix",
+                             budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
 
 
 @claim(id="001.prop3.4.convex.box", paper="001", source="Prop. 3.4 (Table 3 channel)",
        statement=r"\pi \mapsto I_\pi \text{ is convex on } [0, 1]", section="Sec. 3")
 def _convex(ctx):
     second = sp.diff(fisher_expr(), F.pi, 2)
-    return check_expr_on_box(second, {F.pi: (0, 1)}, strict=True, what="d^2 I_pi / d pi^2",
+    return check_expr_on_box(oriented(second), {F.pi: (0, 1)}, strict=True, what="d^2 I_pi / d pi^2",
                              budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
