@@ -36,7 +36,7 @@ step**:
    spread); Arb masses with an :math:`\ell_1` error bound.
 2. *Powers with re-gridding.*  :math:`S_n` is built left to right over the bits of :math:`n`
    (:math:`S_{2m} = S_m + S_m'`, :math:`S_{m+1} = S_m + X`).  After each convolution
-   (:mod:`~shufflekit.numeric.radix2_convolution`, proven :math:`\ell_1` round-off bound, or
+   (:func:`~shufflekit.numeric.radix2_fft.convolve`, proven :math:`\ell_1` round-off bound, or
    Arb polynomial products for the first sums, whose errors are amplified most; no wrap-around:
    the transform covers the whole support) the law may be
 
@@ -85,12 +85,12 @@ import mpmath as mp
 import numpy as np
 
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric import radix2_convolution as conv
+from shufflekit.numeric import radix2_fft as fft
 from shufflekit.numeric.lognormal_lattice import (AffineLognormal, discretise, truncation_points,
                                                   upper_float)
 from shufflekit.validation import check_epsilon, check_n
 
-U = 2.0 ** -53
+U = fft.UNIT
 #: largest array kept between convolutions (the lattice is coarsened beyond it)
 MAX_POINTS = 1 << 13
 #: largest lattice of the single-report law (Arb evaluations; coarser lattice beyond it)
@@ -198,7 +198,7 @@ def _convolve(a: GridLaw, b: GridLaw) -> GridLaw:
     if a.m + b.m <= ARB_SUMMANDS and len(a.p) + len(b.p) <= 1 << 13:
         c, e = convolve_arb(a.p, b.p)
     else:
-        c, e = conv.convolve(a.p, b.p)
+        c, e = fft.convolve(a.p, b.p)
     c = np.maximum(c, 0.0)
     l1 = e + a.l1 * (1 + b.l1) + b.l1
     return GridLaw(a.h, a.k0 + b.k0, c, l1, a.m + b.m)
@@ -266,7 +266,7 @@ def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: flo
     k = g.k0 + np.arange(len(g.p))
     pos = k > 0
     # products k*h*p_k carry two roundings each, the sum gamma_K more
-    body = float(np.dot(k[pos] * g.h, g.p[pos])) * (1 + conv.gamma_k(len(g.p) + 2))
+    body = float(np.dot(k[pos] * g.h, g.p[pos])) * (1 + fft.gamma(len(g.p) + 2))
     l1_term = g.l1 * max(float(k[-1]) * g.h, 0.0)
     ng = n * gamma
     # gamma is used as a float: moving it by |d gamma| <= u gamma moves E[S_+] by at most

@@ -4,7 +4,7 @@ The pieces live one concept per module:
 
 * :mod:`~shufflekit.numeric.lognormal_lattice` -- the affine-lognormal law of
   :math:`\ell_\varepsilon(Y)` and its certified lattice discretisation;
-* :mod:`~shufflekit.numeric.radix2_convolution` -- convolution with a proven round-off bound;
+* :mod:`~shufflekit.numeric.radix2_fft` -- convolution with a proven round-off bound;
 * :mod:`~shufflekit.numeric.bmg_blanket` -- the certified blanket bound of seed 000, App. C for
   BMG, both orders of the zero-out pair (method ``bmg-blanket``);
 * :mod:`~shufflekit.numeric.shuffle_template` -- the template :math:`f_{n,\varepsilon}(\chi)`

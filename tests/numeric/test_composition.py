@@ -9,11 +9,8 @@ from scipy.stats import binom
 
 from shufflekit.mechanisms import make
 from shufflekit.numeric.bound import Kind
-import shufflekit.numeric.composition as composition
-from shufflekit.numeric.composition import (MU_TWIDDLE, UNDERFLOW, Round, compose,
-                                            composed_accountant, convolve, dft_error_terms,
-                                            exact_pair_lower, fft_convolution_error, radix2_dft,
-                                            self_compose, trim, twiddles)
+from shufflekit.numeric.composition import (Round, compose, composed_accountant, convolve,
+                                            exact_pair_lower, self_compose, trim)
 from shufflekit.numeric.dominating_pair import PrivacyLossPmf, hull_pmf
 from shufflekit.numeric.gaussian import gdp_epsilon
 from shufflekit.numeric.histogram import binary_pair
@@ -55,138 +52,6 @@ def test_fft_round_off_bound_holds_against_exact_rationals(xa, xb, same):
     assert exact_error(c, exact_conv(a, b)) <= Fraction(c.error)
     # and the bound is useful: far below any delta one would report
     assert c.error < 1e-12
-
-
-def arb_dft_error(x: np.ndarray) -> float:
-    """Upper bound (Arb, 256 bits) on ||radix2_dft(x) - F x||_2 for real float64 ``x``."""
-    from flint import acb, arb, ctx
-
-    yr, yi = radix2_dft(x, np.zeros(x.size))
-    old = ctx.prec
-    ctx.prec = 256
-    try:
-        exact = acb.dft([acb(float(v)) for v in x])
-        sq = sum(((acb(float(r), float(i)) - e).abs_upper() ** 2
-                  for r, i, e in zip(yr, yi, exact)), arb(0))
-        return float(sq.sqrt().upper()) * (1 + 1e-15)   # 1e-15: the float conversion of the end
-    finally:
-        ctx.prec = old
-
-
-@settings(max_examples=20, deadline=None)
-@given(st.integers(0, 9).flatmap(
-    lambda t: st.lists(st.floats(-1, 1), min_size=2 ** t, max_size=2 ** t)))
-def test_radix2_dft_error_is_within_the_stage_bound(xs):
-    """Step 3 of the module docstring: ||y^ - F x||_2 <= eta_t sqrt(N) ||x||_2 + H_t, with
-    F x computed by Arb's DFT at 256 bits (its enclosure error is far below a float ulp)."""
-    x = np.asarray(xs, dtype=float)
-    t = x.size.bit_length() - 1
-    eta, H = dft_error_terms(t)
-    norm = math.sqrt(math.fsum(v * v for v in x)) * (1 + 1e-15)   # fsum: correctly rounded
-    assert arb_dft_error(x) <= float(eta) * math.sqrt(x.size) * norm * (1 + 1e-15) + float(H)
-
-
-def test_radix2_dft_agrees_with_an_independent_fft():
-    """Sanity of the algorithm itself (not of the bound): numpy's FFT agrees to 1e-13."""
-    rng = np.random.default_rng(1)
-    for N in (2, 4, 8, 1024):
-        x = rng.random(N) + 1j * rng.random(N)
-        yr, yi = radix2_dft(x.real.copy(), x.imag.copy())
-        # 1e-13 relative: both transforms are accurate to a few ulps times log2 N
-        assert np.max(np.abs(yr + 1j * yi - np.fft.fft(x))) <= 1e-13 * np.abs(x).sum()
-
-
-@pytest.mark.parametrize("N", [2, 4, 8, 16, 64, 4096])
-def test_twiddles_are_within_mu_of_arb(N):
-    """Step 1: every float twiddle is within MU_TWIDDLE of the exact root of unity."""
-    from flint import arb, ctx, fmpq
-
-    cos, sin = twiddles(N)
-    assert cos.size == sin.size == max(N // 2, 1)
-    worst = 0.0
-    old = ctx.prec
-    ctx.prec = 200
-    try:
-        for j in range(cos.size):
-            s, c = arb(fmpq(2 * j, N)).sin_cos_pi()
-            err = ((arb(float(cos[j])) - c) ** 2 + (arb(float(sin[j])) - s) ** 2).sqrt()
-            assert err < MU_TWIDDLE
-            worst = max(worst, float(err.upper()))
-    finally:
-        ctx.prec = old
-    if N >= 64:
-        # the proven mu is not vacuous: rounding to nearest costs up to u = MU/2 per component,
-        # and among >= 32 twiddles some component error exceeds u/4 = MU/8
-        assert worst >= MU_TWIDDLE / 8
-
-
-def test_a_perturbed_fft_is_caught(monkeypatch):
-    """Mutation: twiddles rounded to float32 (error ~1e-8, far above the proven mu) make the
-    computed law leave the certified budget; the exact-rational check catches it."""
-    def bad_twiddles(N):
-        c, s = twiddles(N)
-        return c.astype(np.float32).astype(float), s.astype(np.float32).astype(float)
-
-    monkeypatch.setattr(composition, "twiddles", bad_twiddles)
-    rng = np.random.default_rng(3)
-    a = rng.random(40)
-    a /= a.sum()
-    b = rng.random(40)
-    b /= b.sum()
-    pa = PrivacyLossPmf(1 / 8, 0, a, 0.0, 0.0, Kind.UPPER)
-    pb = PrivacyLossPmf(1 / 8, 0, b, 0.0, 0.0, Kind.UPPER)
-    c = convolve(pa, pb)
-    assert exact_error(c, exact_conv(a, b)) > Fraction(c.error)
-
-
-def test_convolution_uses_no_third_party_fft(monkeypatch):
-    """The certificate covers radix2_dft only: numpy's FFT must not be on the path."""
-    def forbidden(*args, **kwargs):
-        raise AssertionError("numpy.fft called")
-
-    for name in ("fft", "ifft", "rfft", "irfft"):
-        monkeypatch.setattr(np.fft, name, forbidden)
-    p = PrivacyLossPmf(1 / 8, 0, np.full(100, 0.01), 0.0, 0.0, Kind.UPPER)
-    assert self_compose(p, 5).probs.size == 496
-
-
-def spec_convolution_error(N, L, a1, a2, b1, b2) -> Fraction:
-    """Step 4 of the module docstring, re-derived independently in exact arithmetic
-    (square roots bounded above by Fractions with 2^-100 excess)."""
-    def sqrt_hi(q):
-        k = 100 + max(0, -q.numerator.bit_length() + q.denominator.bit_length())
-        return Fraction(math.isqrt(math.ceil(q * 4 ** k)) + 1, 2 ** k)
-
-    u, lam = Fraction(2) ** -53, Fraction(UNDERFLOW)
-    t = N.bit_length() - 1
-    # step 1: ulp(m) <= 2u|m| per component, Arb radius <= 2^-100: mu = 2u + 2^-99
-    mu = 2 * u + Fraction(2) ** -99
-    r2, rN = sqrt_hi(Fraction(2)), sqrt_hi(Fraction(N))
-    g2 = 2 * u / (1 - 2 * u)
-    beta = u + (1 + u) * (mu + r2 * g2 * (1 + mu))
-    eta = (1 + beta) ** t - 1
-    H = 8 * lam * rN * t * (r2 * (1 + beta)) ** t * (1 + 2 * beta * t)
-    A1, A2, B1, B2 = map(Fraction, (a1, a2, b1, b2))
-    Ea, Eb = eta * rN * A2 + H, eta * rN * B2 + H
-    E = (min(Ea * (B1 + Eb) + A1 * Eb, Eb * (A1 + Ea) + B1 * Ea)
-         + r2 * g2 * min((A1 + Ea) * (rN * B2 + Eb), (B1 + Eb) * (rN * A2 + Ea))
-         + 4 * r2 * lam * rN)
-    z2 = rN * min(A1 * B2, B1 * A2) + E
-    return sqrt_hi(Fraction(L)) * ((eta * z2 + E) / rN + H / N + r2 * rN * lam)
-
-
-@pytest.mark.parametrize("N,L,a1,a2,b1,b2", [
-    (2, 2, 1.0, 1.0, 1.0, 1.0), (1 << 10, 1000, 1.0, 0.1, 1.0, 0.1),
-    (1 << 15, 30000, 1.0, 0.02, 0.5, 0.3), (1 << 23, 8_000_000, 1.0, 1e-3, 1.0, 1e-3),
-    (1 << 6, 40, 1e-300, 1e-300, 1e-290, 1e-295)])      # tiny laws: the underflow terms dominate
-def test_budget_is_the_documented_formula(N, L, a1, a2, b1, b2):
-    """Pins the code to the proof: a mutation of the budget (halving it, dropping a term,
-    a smaller mu) moves it by far more than the 1e-12 relative allowed here, which only
-    absorbs the final rounding up and the rounding of (eta, H) to floats; 2^-70 below: both
-    sides bound the square roots from above, at different precisions (2^-80, 2^-100)."""
-    spec = spec_convolution_error(N, L, a1, a2, b1, b2)
-    got = Fraction(fft_convolution_error(N, L, a1, a2, b1, b2))
-    assert spec * (1 - Fraction(1, 2 ** 70)) <= got <= spec * (1 + Fraction(1, 10 ** 12))
 
 
 def test_local_rr_composition_is_exact():

@@ -1,7 +1,6 @@
 """Certified blanket bound for the shuffled blanket-mixed Gaussian (seed 000, App. C)."""
 import functools
 import math
-from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -14,7 +13,6 @@ from shufflekit.mechanisms import make
 from shufflekit.numeric import bmg_blanket as B
 from shufflekit.numeric import continuous as c
 from shufflekit.numeric import lognormal_lattice as LL
-from shufflekit.numeric import radix2_convolution as RC
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Kind
 
@@ -73,32 +71,6 @@ def pair_params(gamma, sigma0, eps):
     return {"(x, bot)": (gamma - e, 1 - gamma, s, m), "(bot, x)": (1 - e * gamma, -e * (1 - gamma), s, m)}
 
 
-# ----------------------------------------------------------------------------- convolution
-@settings(max_examples=8, deadline=None)
-@given(la=st.integers(49, 130), lb=st.integers(49, 130), seed=st.integers(0, 10 ** 6))
-def test_fft_convolution_error_bound_holds_exactly(la, lb, seed):
-    rng = np.random.default_rng(seed)
-    a = rng.random(la) ** 8                    # spread magnitudes, as in a law's tails
-    b = rng.random(lb) ** 8
-    got, bound = RC.convolve(a, b)
-    # exact convolution of the float inputs in rational arithmetic
-    fa = [Fraction(float(x)) for x in a]
-    fb = [Fraction(float(x)) for x in b]
-    exact = [sum(fa[i] * fb[k - i] for i in range(max(0, k - lb + 1), min(k, la - 1) + 1))
-             for k in range(la + lb - 1)]
-    err = sum(abs(Fraction(float(g)) - e) for g, e in zip(got, exact))
-    assert err <= Fraction(bound)
-    # and the bound is not vacuous: within a few orders of magnitude of u * ||a||_1 ||b||_1
-    assert bound < 1e-9 * float(np.sum(a) * np.sum(b))
-
-
-def test_fft_matches_numpy():
-    x = np.random.default_rng(1).random(1024) + 0j
-    # the reference FFT differs by round-off only: 1e-12 is 1e4 ulps of the largest entry (~512)
-    assert np.max(np.abs(RC.fft_radix2(x) - np.fft.fft(x))) < 1e-12 * 512
-
-
-# ----------------------------------------------------------------------------- lattice law
 @pytest.mark.parametrize("order", ["(x, bot)", "(bot, x)"])
 def test_lattice_law_is_a_mean_preserving_spread(order):
     params = pair_params(0.9, 3.0, 0.05)[order]
