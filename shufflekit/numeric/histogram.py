@@ -528,7 +528,7 @@ def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np
     deg = max(counts) + 1                   # coefficients 0..deg-1 of the label-count law
     nn = np.arange(n + 1)
     # B[y][N, j] = P(Bin(N, pi_y) = j), j < deg
-    B = [binom.pmf(np.arange(deg)[None, :], nn[:, None], pi[y]) for y in range(d)]
+    B = [_binomial_table(n, deg, float(pi[y])) for y in range(d)]
     logw = np.log(wbar)
     lfact = gammaln(nn + 1.0)
 
@@ -546,6 +546,25 @@ def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np
         _combine(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
                  out_p, out_q)
     return out_p, out_q
+
+
+def _binomial_table(n: int, deg: int, p: float) -> np.ndarray:
+    """``T[N, j] = P(Bin(N, p) = j)`` for ``N <= n``, ``j < deg`` (point masses at p = 0, 1)."""
+    N, j = np.arange(n + 1)[:, None], np.arange(deg)[None, :]
+    if 1e-200 < p < 1.0 - 1e-16:
+        return binom.pmf(j, N, p)
+    if 0.0 < p < 1.0:   # extreme p (scipy's pmf can overflow): log space, no cancellation
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lp = (gammaln(N + 1.0) - gammaln(j + 1.0) - gammaln(np.maximum(N - j, 0) + 1.0)
+                  + j * math.log(p) + (N - j) * math.log1p(-p))
+        return np.where(j <= N, np.exp(lp), 0.0)
+    T = np.zeros((n + 1, deg))
+    if p <= 0.0:
+        T[:, 0] = 1.0
+    else:
+        m = min(n + 1, deg)
+        T[np.arange(m), np.arange(m)] = 1.0
+    return T
 
 
 def _prefix_laws(n, d, deg, B, logw, lfact):
