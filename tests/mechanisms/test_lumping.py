@@ -150,3 +150,13 @@ def test_lumped_view_cannot_be_post_processed():
     mech = make("krr", k=50, eps0=1)
     with pytest.raises(ValueError, match="unlumped"):
         mech.post_process([[1]] * len(mech.outputs))
+
+
+def test_joint_composition_of_lumped_krr_equals_enumeration():
+    """Joint compositions factorise over components, so lumped components give the same
+    distinct ratio laws as enumerated ones (seed 002, Sec. 6)."""
+    from shufflekit.mechanisms.composition import joint
+
+    lumped = joint([k_randomized_response(8, sp.Integer(2), lumped=True)] * 2)
+    full = joint([k_randomized_response(8, sp.Integer(2), lumped=False)] * 2)
+    assert ratio_key(lumped, "replace-one") == ratio_key(full, "replace-one")
