@@ -21,14 +21,16 @@ hockey-stick curves are the finite positive-part sums of Prop. 8.1,
 which include the singular mass (:math:`Q(P=0)`, resp. :math:`P(Q=0)`) automatically.
 
 Numerics (said once, used everywhere below).
-* The law of the larger group of "others" is a multinomial evaluated in **log space**
-  (``gammaln``) and exponentiated once; the smaller group is added by a dynamic
-  program over histograms (seed 001, Sec. 8.3, :math:`H_j(a) = \sum_y p_j(y)H_{j-1}(a-e_y)`)
-  in float64 *linear* space.  Every DP update adds non-negative terms, so each
-  entry keeps a relative error of order (number of steps) x 1e-16; no cancellation.
-  Entries below the float64 range (about 1e-308) are flushed to zero; the lost mass
-  is reported as :attr:`HistogramPair.lost_mass` (it is below 1e-290 in every
-  benchmarked case).
+* :func:`shuffled_pair` writes :math:`T_{n,k}` as a multinomial of the averaged channel
+  (log space, ``gammaln``) times the law of a count of binomial labels
+  (:func:`label_count_laws`); the label law is a convolution of binomial pmfs, all
+  terms non-negative, so each entry keeps a relative error of order
+  :math:`(k+2)\times 10^{-16}`; no cancellation.  Only the valid histograms are stored
+  (:math:`C(n+d-1, d-1)` of them), never the dense cube.  The dynamic program of seed 001,
+  Sec. 8.3 (:func:`others_law`, :func:`add_user`, :func:`add_users`) is kept as an
+  independent reference.  Entries below the float64 range (about 1e-308) are flushed to
+  zero; the lost mass is reported as :attr:`HistogramPair.lost_mass` (it is below 1e-290
+  in every benchmarked case).
 * The binary-output canonical pair uses **log-space binomial** pmfs
   (``scipy.stats.binom.logpmf``, Loader's saddle-point form), O(n) terms.
 * Accuracy: every reported delta, JSD and KL is exact up to a relative error of about
