@@ -469,8 +469,9 @@ def _resolved(w0: np.ndarray, w1: np.ndarray, n: int, k: int, p: np.ndarray, q: 
 def shuffled_pair(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0) -> HistogramPair:
     r"""Exact laws :math:`T_{n,k}` and :math:`T_{n,k+1}` of a channel on a finite alphabet.
 
-    Computed by :func:`label_count_laws` (no dynamic program over a dense cube).
-    Cost: :math:`O(C(n+d-1, d-1)\cdot\min(k+2, n-k+1))` multiply-adds in matrix products
+    With ``d <= 3`` symbols by the dynamic program of seed 001, Sec. 8.3 on the dense
+    :math:`(n+1)^{d-1}` cube (:math:`\min(k, n-1-k)` steps; the cube is small); with
+    ``d >= 4`` by :func:`label_count_laws` (no dense cube).  Cost of the latter: :math:`O(C(n+d-1, d-1)\cdot\min(k+2, n-k+1))` multiply-adds in matrix products
     and :math:`O(C(n+d-1,d-1))` memory (the valid histograms only); e.g. d = 4, n = 300 is
     4.6 M histograms.
     """
@@ -479,12 +480,20 @@ def shuffled_pair(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0) 
     k = check_k(k, n)
     d = w0a.size
     _check_size(n, d)
-    cells = math.comb(n + d - 1, d - 1)
-    work = float(cells) * (min(k + 2, n - k + 1) + 1)
+    if d <= 3:
+        work = float((n + 1) ** (d - 1)) * min(k, n - 1 - k)
+    else:
+        work = float(math.comb(n + d - 1, d - 1)) * (min(k + 2, n - k + 1) + 1)
     if work > MAX_WORK:
         raise ValueError(f"n={n}, k={k} with d={d} symbols needs about {work:.2g} multiply-adds; allowed at "
                          f"most {MAX_WORK:.0g} (reduce n or the alphabet)")
-    p, q = label_count_laws(w0a, w1a, n, k)
+    if d <= 3:   # the dense cube is small: the dynamic program is the faster route
+        s = others_law(w0a, w1a, n, k)
+        mask = _valid_mask(n, d)
+        p = add_user(s, w0a)[mask]
+        q = add_user(s, w1a)[mask]
+    else:
+        p, q = label_count_laws(w0a, w1a, n, k)
     return _resolved(w0a, w1a, n, k, p, q, None, n)
 
 
@@ -595,10 +604,26 @@ def _prefix_laws(n, d, deg, B, logw, lfact):
     return sums, poly, logpre
 
 
+TABLE_BYTES = 96 * 2**20   # suffix-law table size up to which the blocked products are used
+
+
 def _combine(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
              out_p, out_q) -> None:
-    """Fill ``out_p``/``out_q``: for each prefix total ``s``, the block of histograms whose
-    last two counts sum to ``n - s`` is one matrix product of prefix and suffix laws."""
+    """Fill ``out_p``/``out_q`` (blocked matrix products when the table of suffix laws fits
+    in :data:`TABLE_BYTES`, else streamed dot products)."""
+    deg = poly.shape[1]
+    if (n + 1) * (n + 2) // 2 * deg * 8 <= TABLE_BYTES:
+        _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw,
+                       lfact, out_p, out_q)
+    else:
+        _combine_streamed(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw,
+                          lfact, out_p, out_q)
+
+
+def _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
+                   out_p, out_q) -> None:
+    """For each prefix total ``s``, the block of histograms whose last two counts sum to
+    ``n - s`` is one matrix product of prefix laws and (reversed) suffix laws."""
     d = len(B)
     a, b = d - 2, d - 1
     deg = poly.shape[1]
@@ -621,11 +646,38 @@ def _combine(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, log
         for out, c, lz in ((out_p, counts[0], norm[0]), (out_q, counts[1], norm[1])):
             if c < 0:
                 continue
-            # coefficient c of prefix * suffix: sum_j prefix[j] * suffix[c - j]
+            # coefficient c of prefix * suffix: sum_m prefix[m] * suffix[c - m]
             # (contiguous operands, so that the product runs in BLAS)
             lab = np.ascontiguousarray(pre[:, : c + 1]) @ np.ascontiguousarray(suffix[:, c::-1].T)
             with np.errstate(divide="ignore"):
                 out[idx] = np.exp(logm - lz + np.log(lab))
+
+
+def _combine_streamed(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
+                      out_p, out_q) -> None:
+    """Fill ``out_p``/``out_q``, one count ``i`` of the second-to-last symbol at a time: the
+    suffix laws of ``(i, j)`` for every ``j`` are one matrix product, and each histogram's
+    label probability is the dot product of its prefix law with the reversed suffix law
+    (streamed over blocks of prefixes, so temporaries stay bounded)."""
+    d = len(B)
+    a, b = d - 2, d - 1
+    block = 8192
+    for i in range(n + 1):
+        suffix = B[b][: n + 1 - i] @ _toeplitz(B[a][i])          # (n+1-i, deg): j = 0..n-i
+        live = order[: bounds[n - i + 1]]                          # prefixes with sum <= n-i
+        for start in range(0, live.size, block):
+            rows = live[start:start + block]
+            j = n - i - sums[rows]
+            logm = lfact[n] + logpre[rows] - lfact[i] - lfact[j] + i * logw[a] + j * logw[b]
+            idx = offsets[rows] + i
+            pre, suf = poly[rows], suffix[j]
+            for out, c, lz in ((out_p, counts[0], norm[0]), (out_q, counts[1], norm[1])):
+                if c < 0:
+                    continue
+                # coefficient c of prefix * suffix: sum_m prefix[m] * suffix[c - m]
+                lab = np.einsum("rm,rm->r", pre[:, : c + 1], suf[:, c::-1])
+                with np.errstate(divide="ignore"):
+                    out[idx] = np.exp(logm - lz + np.log(lab))
 
 
 def _toeplitz(pmf: np.ndarray) -> np.ndarray:
