@@ -21,14 +21,14 @@ hockey-stick curves are the finite positive-part sums of Prop. 8.1,
 which include the singular mass (:math:`Q(P=0)`, resp. :math:`P(Q=0)`) automatically.
 
 Numerics (said once, used everywhere below).
-* :func:`shuffled_pair` writes :math:`T_{n,k}` as a multinomial of the averaged channel
+* From 4 symbols on, :func:`shuffled_pair` writes :math:`T_{n,k}` as a multinomial of the averaged channel
   (log space, ``gammaln``) times the law of a count of binomial labels
   (:func:`label_count_laws`); the label law is a convolution of binomial pmfs, all
   terms non-negative, so each entry keeps a relative error of order
   :math:`(k+2)\times 10^{-16}`; no cancellation.  Only the valid histograms are stored
-  (:math:`C(n+d-1, d-1)` of them), never the dense cube.  The dynamic program of seed 001,
-  Sec. 8.3 (:func:`others_law`, :func:`add_user`, :func:`add_users`) is kept as an
-  independent reference.  Entries below the float64 range (about 1e-308) are flushed to
+  (:math:`C(n+d-1, d-1)` of them), never the dense cube.  With 2 or 3 symbols the dense
+  cube is small and the dynamic program of seed 001, Sec. 8.3 (:func:`others_law`,
+  :func:`add_user`, :func:`add_users`; non-negative updates, same error order) is faster.  Entries below the float64 range (about 1e-308) are flushed to
   zero; the lost mass is reported as :attr:`HistogramPair.lost_mass` (it is below 1e-290
   in every benchmarked case).
 * The binary-output canonical pair uses **log-space binomial** pmfs
