@@ -21,6 +21,17 @@ Everything below is computed from the matrix, never typed in:
   :math:`\chi_{up} = 1/\sup_{x\simeq x'}\sup_{z}\sqrt{\mathrm{Var}_{R_z}[(R_x-R_{x'})/R_z]}`;
 * the local :math:`\varepsilon_0 = \max_{x,x',y}\log(R_x(y)/R_{x'}(y))`.
 
+A mechanism may also be a *lumped view* of a larger one (:class:`Lumping`): its inputs
+are representatives of the orbits of input triples under the mechanism's symmetry group,
+and each output column is a class of outputs on which every representative row and the
+blanket floor of the full mechanism are proportional.  A column either holds the
+per-output probability with the class size as its multiplicity (when the entries are
+equal across the class) or the class total with multiplicity 1.  Every quantity above depends only on the likelihood ratios
+:math:`R_x(y)/c(y)` and on the class masses, hence is the same for the lumped view and
+for the full matrix: lumping is exact.  The blanket floor of the lumped view is the
+floor of the full mechanism (a minimum over all of its inputs), carried in the
+:class:`Lumping` record.
+
 Adjacency: ``"zero-out"`` pairs an input ``x`` with the null input :data:`BOT`
 whose output law is the blanket :math:`\omega` (seed 000, Sec. 2.3);
 ``"replace-one"`` pairs two distinct inputs.
@@ -73,6 +84,28 @@ class ShuffleIndex:
 
 
 @dataclass(frozen=True)
+class Lumping:
+    r"""How a lumped mechanism stands for its full matrix.
+
+    ``alphabet`` is the number of inputs of the full mechanism, ``outputs`` the size of
+    its output alphabet, ``symmetry`` names the group whose orbits the representative
+    inputs cover (pairs and triples of inputs, so that every neighbouring pair and every
+    reference input of the full mechanism has an equivalent among the representatives),
+    and ``floor`` is :math:`c(y) = \min_{x} R_x(y)` over *all* inputs of the full
+    mechanism, per output column of the lumped view (in the units of its entries).
+    """
+
+    alphabet: Any
+    outputs: Any
+    symmetry: str
+    floor: tuple
+
+    def as_dict(self) -> dict:
+        return {"alphabet": str(self.alphabet), "outputs": str(self.outputs),
+                "symmetry": self.symmetry}
+
+
+@dataclass(frozen=True)
 class FiniteMechanism(Describable):
     name: str
     inputs: tuple
@@ -81,6 +114,7 @@ class FiniteMechanism(Describable):
     multiplicity: tuple
     params: Mapping[str, Any] = field(default_factory=dict)
     blanket_floor: tuple | None = None  # a chosen (not maximal) blanket gamma*omega, if any
+    lumping: Lumping | None = None  # set when the matrix is a symmetry-lumped view
 
     def __post_init__(self):
         if not isinstance(self.params, ParamMap):
@@ -90,9 +124,12 @@ class FiniteMechanism(Describable):
     @classmethod
     def from_matrix(cls, matrix: Sequence[Sequence[Any]], *, inputs: Sequence | None = None,
                     outputs: Sequence | None = None, multiplicity: Sequence | None = None,
-                    name: str = "finite", params: Mapping[str, Any] | None = None
-                    ) -> "FiniteMechanism":
-        """Build and validate a mechanism from its probability matrix (rows = inputs)."""
+                    name: str = "finite", params: Mapping[str, Any] | None = None,
+                    lumping: Lumping | None = None) -> "FiniteMechanism":
+        """Build and validate a mechanism from its probability matrix (rows = inputs).
+
+        ``lumping`` marks the matrix as a lumped view of a larger mechanism (see
+        :class:`Lumping`); its floor must lie below every representative row."""
         rows = [list(r) for r in (matrix.tolist() if isinstance(matrix, np.ndarray) else matrix)]
         if not rows or not rows[0]:
             raise ValueError("matrix must have at least one row and one column")
@@ -108,11 +145,32 @@ class FiniteMechanism(Describable):
             raise ValueError(f"multiplicity has {len(mult)} entries, expected {width}")
         clean = tuple(tuple(_clean(v, f"R[{inputs[i]!r}][{outputs[j]!r}]")
                             for j, v in enumerate(r)) for i, r in enumerate(rows))
+        if lumping is not None:
+            if len(lumping.floor) != width:
+                raise ValueError(f"lumping floor has {len(lumping.floor)} entries, expected {width}")
+            lumping = replace(lumping, floor=tuple(_clean(c, "lumping floor") for c in lumping.floor))
         mech = cls(name=name, inputs=inputs, outputs=outputs, probs=clean,
                    multiplicity=tuple(_clean(m, "multiplicity") for m in mult),
-                   params=dict(params or {}))
+                   params=dict(params or {}), lumping=lumping)
         mech._validate_rows()
+        if lumping is not None:
+            mech._validate_lumped_floor()
         return mech
+
+    def _validate_lumped_floor(self) -> None:
+        """The carried floor is a minimum over a superset of the rows: it may not exceed them."""
+        if self.is_symbolic:
+            return
+        import mpmath
+
+        rows, _ = self._mp_entries
+        with mpmath.workdps(60):
+            for j, c in enumerate(self.lumping.floor):
+                cf = mpmath.mpf(sp.N(c, 60)) if isinstance(c, sp.Basic) else mpmath.mpf(c)
+                for x in self.inputs:
+                    if cf > rows[x][j] * (1 + mpmath.mpf(10) ** -40):
+                        raise ValueError(f"lumping floor of output {self.outputs[j]!r} exceeds "
+                                         f"R[{x!r}]; allowed: floor <= every row")
 
     def _validate_rows(self) -> None:
         if not self.is_symbolic and self.is_exact:
@@ -159,8 +217,10 @@ class FiniteMechanism(Describable):
         """Substitute parameter values (symbol -> number) into every entry."""
         rows = [[sp.sympify(p).subs(values) for p in r] for r in self.probs]
         mult = [sp.sympify(m).subs(values) for m in self.multiplicity]
+        lumping = None if self.lumping is None else replace(
+            self.lumping, floor=tuple(sp.sympify(c).subs(values) for c in self.lumping.floor))
         return FiniteMechanism.from_matrix(rows, inputs=self.inputs, outputs=self.outputs,
-                                           multiplicity=mult, name=self.name,
+                                           multiplicity=mult, name=self.name, lumping=lumping,
                                            params={k: (sp.sympify(v).subs(values)
                                                        if isinstance(v, sp.Basic) else v)
                                                    for k, v in self.params.items()})
@@ -171,6 +231,23 @@ class FiniteMechanism(Describable):
             raise ValueError(f"{self.name} has free symbols; substitute numbers first")
         matrix, mult = self._numpy
         return matrix.copy(), mult.copy()
+
+    def floor_numpy(self) -> np.ndarray:
+        r"""Float :math:`c(y)=\min_x R_x(y)` per output column: over the rows for a plain
+        matrix, the carried full-mechanism floor for a lumped view (:class:`Lumping`)."""
+        if self.is_symbolic:
+            raise ValueError(f"{self.name} has free symbols; substitute numbers first")
+        return self._floor_numpy.copy()
+
+    @cached_property
+    def _floor_numpy(self) -> np.ndarray:
+        if self.lumping is None:
+            return self._numpy[0].min(axis=0)
+        return np.array([float(c) for c in self.lumping.floor])
+
+    @property
+    def is_lumped(self) -> bool:
+        return self.lumping is not None
 
     @cached_property
     def _numpy(self) -> tuple[np.ndarray, np.ndarray]:
@@ -193,7 +270,9 @@ class FiniteMechanism(Describable):
             floor = tuple(self.blanket_floor)
             gamma = _tidy(sum(m * c for m, c in zip(self.multiplicity, floor)))
             return Blanket(gamma=gamma, omega=tuple(_tidy(c / gamma) for c in floor), floor=floor)
-        if not self.is_symbolic and self.is_exact:
+        if self.lumping is not None:
+            floor = tuple(self.lumping.floor)
+        elif not self.is_symbolic and self.is_exact:
             # arg-min of each column at 60 digits; the floor is that exact entry
             rows, _ = self._mp_entries
             idx = [min(range(len(self.inputs)), key=lambda i: rows[self.inputs[i]][j])
@@ -252,7 +331,8 @@ class FiniteMechanism(Describable):
         with mpmath.workdps(60):
             e = mpmath.exp(mpmath.mpf(sp.N(epsilon, 60)) if isinstance(epsilon, sp.Basic)
                            else mpmath.mpf(epsilon))
-            floor = [min(rows[x][j] for x in self.inputs) for j in range(len(self.outputs))]
+            floor = [mpmath.mpf(sp.N(c, 60)) if isinstance(c, sp.Basic) else mpmath.mpf(c)
+                     for c in self.blanket().floor]
             acc: dict = {}
             for j, c in enumerate(floor):
                 if c == 0:
@@ -372,7 +452,7 @@ class FiniteMechanism(Describable):
         best, arg = self._argmax(self.pairs(adjacency), value_of)
         if sign(best) == 0:
             return ShuffleIndex(value=sp.oo, pair=arg)
-        return ShuffleIndex(value=_tidy(sp.sqrt(_tidy(b.gamma / best))), pair=arg)
+        return ShuffleIndex(value=_tidy(_sqrt(_tidy(b.gamma / best))), pair=arg)
 
     def chi_up(self, adjacency: str = "zero-out") -> ShuffleIndex:
         r""":math:`\chi_{up}` (seed 000, Def. 2.4): sup over pairs and references :math:`z`."""
@@ -388,7 +468,7 @@ class FiniteMechanism(Describable):
             return ShuffleIndex(value=0, pair=arg, reference=ref)
         if sign(best) == 0:
             return ShuffleIndex(value=sp.oo, pair=arg, reference=ref)
-        return ShuffleIndex(value=_tidy(1 / sp.sqrt(_tidy(best))), pair=arg, reference=ref)
+        return ShuffleIndex(value=_tidy(1 / _sqrt(_tidy(best))), pair=arg, reference=ref)
 
     # ---------------------------------------------------------------- LDP
     def eps0(self) -> Any:
@@ -430,7 +510,7 @@ class FiniteMechanism(Describable):
         (mass :math:`\\gamma`, the construction in the proof of seed 000, Lemma A.3) instead of
         its own maximal blanket; the null input then outputs :math:`K\\circ\\omega`.
         """
-        if any(m != 1 for m in self.multiplicity):
+        if self.lumping is not None or any(m != 1 for m in self.multiplicity):
             raise ValueError("post_process needs an unlumped mechanism (all multiplicities 1)")
         K = [list(r) for r in kernel]
         if len(K) != len(self.outputs):
@@ -456,7 +536,7 @@ def _same_law(a: DiscreteLaw, b: DiscreteLaw) -> bool:
 
 def _clean(v: Any, what: str) -> Any:
     if isinstance(v, sp.Basic):
-        if v.free_symbols:
+        if v.free_symbols or v.is_positive:   # products of positive factors: decided structurally
             return v
         if v.has(sp.nan) or not v.is_finite:
             raise ValueError(f"{what}={v} is not allowed; probabilities must be finite numbers in [0, 1]")
@@ -499,8 +579,28 @@ def _tidy(x):
     return x
 
 
+LARGE_POWER = 64   # exact values with larger integer powers are kept as built (no cancel)
+
+
+def has_large_power(x) -> bool:
+    """Whether ``x`` contains an integer power above :data:`LARGE_POWER` (e.g. the
+    :math:`p^{k-3}` of a lumped alphabet), which ``cancel`` would expand term by term."""
+    return isinstance(x, sp.Basic) and any(
+        p.exp.is_Integer and abs(int(p.exp)) > LARGE_POWER for p in x.atoms(sp.Pow))
+
+
+def _sqrt(x):
+    """Square root; left unevaluated for values with a large power (sympy would try to
+    pull factors out of the radical, which is slow and changes nothing)."""
+    if has_large_power(x):
+        return sp.Pow(x, sp.Rational(1, 2), evaluate=False)
+    return sp.sqrt(x)
+
+
 @lru_cache(maxsize=4096)
 def _tidy_exact(x):
+    if has_large_power(x):
+        return x
     if isinstance(x, sp.Basic) and x.free_symbols:
         return sp.factor(sp.cancel(x))
     if isinstance(x, sp.Basic) and not x.is_Number:

@@ -89,6 +89,9 @@ class ContinuousLaw:
 
 
 def _simp(x):
+    if isinstance(x, sp.Basic) and any(p.exp.is_Integer and abs(int(p.exp)) > 64
+                                       for p in x.atoms(sp.Pow)):
+        return x   # a large power (lumped alphabets): cancel would expand it term by term
     if isinstance(x, sp.Basic) and x.free_symbols:
         return sp.factor(sp.cancel(x))
     if isinstance(x, sp.Basic) and not x.is_Number:

@@ -49,6 +49,10 @@ def _numeric_sign(expr: sp.Expr) -> int:
     value = expr.evalf(80)
     if abs(value) > ZERO_THRESHOLD:
         return 1 if value > 0 else -1
+    if expr.is_positive:        # tiny but structurally positive (e.g. p**k of a large alphabet)
+        return 1
+    if expr.is_negative:
+        return -1
     if sp.cancel(sp.together(expr)) == 0 or expr.equals(0):
         return 0
     value = expr.evalf(400)

@@ -8,8 +8,13 @@ k-RR (seed 002, Example 4.0): report the true value with probability
 Binary RR (seed 000, App. A.5): :math:`Y = x` with probability :math:`p`, else
 :math:`-x`; with :math:`\varepsilon_0` given, :math:`p = e^{\varepsilon_0}/(e^{\varepsilon_0}+1)`.
 
-For a symbolic alphabet size ``k`` the mechanism is lumped by symmetry: input
-types ``x, x', z`` and output classes ``{x}, {x'}, {z}, rest`` (``k-3`` outputs).
+For a symbolic alphabet size ``k``, and for a numeric ``k`` above
+:data:`ENUMERATE_UP_TO` (or with ``lumped=True``), the mechanism is lumped by its
+symmetry (the symmetric group on :math:`[k]` acting on inputs and outputs together):
+representative inputs ``x, x', z`` (any triple of inputs is equivalent to one of
+theirs) and output classes ``{x}, {x'}, {z}, rest`` (``k-3`` outputs of equal
+probability, carried as a multiplicity).  Every column's floor is
+:math:`\min_x R_x(y) = 1/(e^{\varepsilon_0}+k-1)`.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from typing import Any
 
 import sympy as sp
 
-from shufflekit.mechanisms.finite import FiniteMechanism
+from shufflekit.mechanisms.finite import FiniteMechanism, Lumping
 from shufflekit.mechanisms.ordering import assume_at_least
 from shufflekit.mechanisms.parameters import as_param
 
@@ -28,8 +33,14 @@ def _krr_probability(same: bool, eps0: Any, k: Any) -> Any:
     return sp.simplify(keep * (1 if same else 0) + uniform / k)
 
 
-def k_randomized_response(k: Any, eps0: Any) -> FiniteMechanism:
-    """k-ary randomized response on ``[k]`` (``k >= 2``, ``eps0 > 0``)."""
+ENUMERATE_UP_TO = 16   # numeric k above this is lumped by default
+SYMMETRY = "symmetric group on [k], acting on inputs and outputs together"
+
+
+def k_randomized_response(k: Any, eps0: Any, *, lumped: bool | None = None) -> FiniteMechanism:
+    """k-ary randomized response on ``[k]`` (``k >= 2``, ``eps0 > 0``).
+
+    ``lumped=None`` lumps when ``k > ENUMERATE_UP_TO``; ``True`` lumps any ``k >= 4``."""
     eps0 = as_param(eps0, "eps0", low=0, low_open=True)
     if isinstance(k, sp.Basic) and k.free_symbols:
         assume_at_least(k, 3)
@@ -42,6 +53,16 @@ def k_randomized_response(k: Any, eps0: Any) -> FiniteMechanism:
     k = int(as_param(k, "k", low=2, integer=True))
     same = _krr_probability(True, eps0, k)
     other = _krr_probability(False, eps0, k)
+    if lumped is None:
+        lumped = k > ENUMERATE_UP_TO
+    if lumped and k >= 4:
+        reps = (0, 1, 2)
+        classes = (0, 1, 2, f"3..{k - 1}")
+        rows = [[same if x == y else other for y in classes] for x in reps]
+        return FiniteMechanism.from_matrix(
+            rows, inputs=reps, outputs=classes, multiplicity=(1, 1, 1, k - 3), name="krr",
+            params={"k": k, "eps0": eps0},
+            lumping=Lumping(alphabet=k, outputs=k, symmetry=SYMMETRY, floor=(other,) * 4))
     rows = [[same if x == y else other for y in range(k)] for x in range(k)]
     return FiniteMechanism.from_matrix(rows, inputs=tuple(range(k)), outputs=tuple(range(k)),
                                        name="krr", params={"k": k, "eps0": eps0})

@@ -58,15 +58,30 @@ def _to_numpy(mech) -> tuple[np.ndarray, np.ndarray]:
     return arrays
 
 
+def blanket_floor(mech) -> np.ndarray:
+    r"""Float :math:`c(y) = \min_x R_x(y)` per output column of ``mech``.
+
+    For a lumped view (:class:`~shufflekit.mechanisms.finite.Lumping`) the minimum runs
+    over all inputs of the full mechanism, not only over the representative rows; the
+    mechanism carries it (``floor_numpy``)."""
+    floor = getattr(mech, "floor_numpy", None)
+    if floor is not None:
+        return floor()
+    P, _ = _to_numpy(mech)
+    return P.min(axis=0)
+
+
 def _float_rows(mech) -> tuple[np.ndarray, np.ndarray, list]:
     P, mult = _to_numpy(mech)
     return P, mult, list(mech.inputs)
 
 
-def _component_triples(P: np.ndarray, mult: np.ndarray, ia, ib) -> np.ndarray:
+def _component_triples(P: np.ndarray, mult: np.ndarray, ia, ib,
+                       floor: np.ndarray | None = None) -> np.ndarray:
     """(alpha, beta, weight) of one finite mechanism; ``ia``/``ib`` are row indices or
-    ``None`` for the null input (whose row is the blanket omega)."""
-    floor = P.min(axis=0)
+    ``None`` for the null input (whose row is the blanket omega); ``floor`` is the
+    blanket floor per column (default: the minimum over the rows)."""
+    floor = P.min(axis=0) if floor is None else floor
     gamma = float(np.dot(mult, floor))
     if gamma <= 0:
         raise ValueError("the mechanism has blanket mass gamma=0; the blanket bound needs "
@@ -103,7 +118,9 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
     r"""The distinct GPARV laws of ``mech`` over all neighbouring pairs (float).
 
     Works for :class:`~shufflekit.mechanisms.finite.FiniteMechanism` (from
-    ``to_numpy()``) and for joint compositions, whose blanket and ratios factorise
+    ``to_numpy()``; a lumped view contributes its few representative pairs and output
+    classes, each class an atom whose weight is its multiplicity times its floor, with
+    the full mechanism's floor, :func:`blanket_floor`) and for joint compositions, whose blanket and ratios factorise
     (seed 002, Sec. 6): :math:`\alpha = \prod_i\alpha_i`, :math:`\beta=\prod_i\beta_i`,
     weight :math:`\prod_i c_i`.  For a joint composition the worst case also
     considers pairs that agree in some coordinates (any two input vectors are
@@ -116,6 +133,7 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
     per_comp = []
     for comp in comps:
         P, mult, inputs = _float_rows(comp)
+        floor = blanket_floor(comp)
         k = len(inputs)
         if adjacency == "zero-out":
             idx_pairs = [(i, None) for i in range(k)] + [(None, i) for i in range(k)]
@@ -125,7 +143,7 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
                 idx_pairs += [(i, i) for i in range(k)]
         laws: list[tuple[np.ndarray, list]] = []
         for ia, ib in idx_pairs:
-            t = _component_triples(P, mult, ia, ib)
+            t = _component_triples(P, mult, ia, ib, floor)
             label = (inputs[ia] if ia is not None else "⊥", inputs[ib] if ib is not None else "⊥")
             for known, prs in laws:
                 if known.shape == t.shape and np.allclose(known, t, rtol=1e-12, atol=0):
@@ -137,7 +155,7 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
     gammas = []
     for comp in comps:
         P, mult, _ = _float_rows(comp)
-        gammas.append(float(np.dot(mult, P.min(axis=0))))
+        gammas.append(float(np.dot(mult, blanket_floor(comp))))
     gamma = float(np.prod(gammas))
     out = []
     import itertools
@@ -162,7 +180,9 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
 def numeric_eps0(mech) -> float:
     r"""Local :math:`\varepsilon_0 = \max_{x,x',y}\log(R_x(y)/R_{x'}(y))` from the float matrix,
     rounded up by a relative 1e-12 (so bounds that grow with it stay safe); ``inf`` if
-    some output has probability 0 under one input and not under another.  Joint
+    some output has probability 0 under one input and not under another.  A lumped view
+    gives the full value: its representatives include a pair of each kind and its
+    classes share one likelihood ratio per pair.  Joint
     compositions add their components' values (seed 002, Thm 1 of Sec. 6)."""
     comps = list(getattr(mech, "components", None) or [mech])
     total = 0.0
@@ -208,8 +228,9 @@ def _law_of_pair(mech, pair) -> RatioLaw:
 
     if pair[0] == pair[1]:
         raise ValueError(f"pair={pair!r} is not a neighbouring pair (the inputs are equal)")
-    t = _component_triples(P, mult, idx(pair[0]), idx(pair[1]))
-    return RatioLaw(t[:, 0], t[:, 1], t[:, 2], float(np.dot(mult, P.min(axis=0))), (tuple(pair),))
+    floor = blanket_floor(mech)
+    t = _component_triples(P, mult, idx(pair[0]), idx(pair[1]), floor)
+    return RatioLaw(t[:, 0], t[:, 1], t[:, 2], float(np.dot(mult, floor)), (tuple(pair),))
 
 
 def _atoms(law: RatioLaw, epsilon: float):

@@ -21,14 +21,16 @@ hockey-stick curves are the finite positive-part sums of Prop. 8.1,
 which include the singular mass (:math:`Q(P=0)`, resp. :math:`P(Q=0)`) automatically.
 
 Numerics (said once, used everywhere below).
-* The law of the larger group of "others" is a multinomial evaluated in **log space**
-  (``gammaln``) and exponentiated once; the smaller group is added by a dynamic
-  program over histograms (seed 001, Sec. 8.3, :math:`H_j(a) = \sum_y p_j(y)H_{j-1}(a-e_y)`)
-  in float64 *linear* space.  Every DP update adds non-negative terms, so each
-  entry keeps a relative error of order (number of steps) x 1e-16; no cancellation.
-  Entries below the float64 range (about 1e-308) are flushed to zero; the lost mass
-  is reported as :attr:`HistogramPair.lost_mass` (it is below 1e-290 in every
-  benchmarked case).
+* From 4 symbols on, :func:`shuffled_pair` writes :math:`T_{n,k}` as a multinomial of the averaged channel
+  (log space, ``gammaln``) times the law of a count of binomial labels
+  (:func:`label_count_laws`); the label law is a convolution of binomial pmfs, all
+  terms non-negative, so each entry keeps a relative error of order
+  :math:`(k+2)\times 10^{-16}`; no cancellation.  Only the valid histograms are stored
+  (:math:`C(n+d-1, d-1)` of them), never the dense cube.  With 2 or 3 symbols the dense
+  cube is small and the dynamic program of seed 001, Sec. 8.3 (:func:`others_law`,
+  :func:`add_user`, :func:`add_users`; non-negative updates, same error order) is faster.  Entries below the float64 range (about 1e-308) are flushed to
+  zero; the lost mass is reported as :attr:`HistogramPair.lost_mass` (it is below 1e-290
+  in every benchmarked case).
 * The binary-output canonical pair uses **log-space binomial** pmfs
   (``scipy.stats.binom.logpmf``, Loader's saddle-point form), O(n) terms.
 * Accuracy: every reported delta, JSD and KL is exact up to a relative error of about
@@ -230,9 +232,31 @@ def _jsd_integrand(L: np.ndarray) -> np.ndarray:
     return out
 
 
+CHUNK = 1 << 20   # atoms per pass of the streaming sums (bounded temporaries)
+
+
+def _chunks(size: int):
+    for start in range(0, size, CHUNK):
+        yield slice(start, min(size, start + CHUNK))
+
+
 def hockey_stick(a: np.ndarray, b: np.ndarray, epsilon: float) -> float:
     r""":math:`\sum_N (a(N) - e^{\varepsilon} b(N))_+` (seed 001, Prop. 8.1), singular mass included."""
-    return float(min(1.0, np.sum(np.maximum(a - math.exp(epsilon) * b, 0.0))))
+    e = math.exp(epsilon)
+    total = math.fsum(float(np.sum(np.maximum(a[c] - e * b[c], 0.0))) for c in _chunks(a.size))
+    return float(min(1.0, total))
+
+
+def _active_sums(a: np.ndarray, b: np.ndarray, x: float) -> tuple[float, float, int]:
+    """``(sum a, sum b, count)`` over the atoms with ``b > 0`` and ``a > x b`` (streamed)."""
+    sa, sb, count = [], [], 0
+    for c in _chunks(a.size):
+        ac, bc = a[c], b[c]
+        on = (bc > 0) & (ac > x * bc)
+        sa.append(float(np.sum(ac[on])))
+        sb.append(float(np.sum(bc[on])))
+        count += int(np.count_nonzero(on))
+    return math.fsum(sa), math.fsum(sb), count
 
 
 def directed_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
@@ -246,9 +270,53 @@ def directed_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
     by more than round-off; relative excess about 1e-14 * mass / delta).  Returns ``inf`` when the
     singular mass :math:`a(b=0)` already exceeds ``delta``.
     """
-    sing = float(np.sum(a[b == 0]))
+    sing = math.fsum(float(np.sum(a[c][b[c] == 0])) for c in _chunks(a.size))
     if sing > delta:
         return math.inf
+    if hockey_stick(a, b, 0.0) <= delta:
+        return 0.0
+    root = _newton_root(a, b, sing, delta)
+    if root is not None:
+        return root
+    return _sorted_root(a, b, sing, delta)
+
+
+NEWTON_STEPS = 200
+
+
+def _newton_root(a: np.ndarray, b: np.ndarray, sing: float, delta: float) -> float | None:
+    r"""Root of :math:`f(x) = \text{sing} + \sum_{b>0}(a - x b)_+ = \delta` by Newton steps
+    from :math:`x = 1`, streaming over the atoms (no sort, bounded memory).
+
+    :math:`f` is convex, decreasing and piecewise linear, so the tangent at :math:`x_i`
+    (slope :math:`-B_i`, :math:`B_i` the mass of :math:`b` on the active atoms
+    :math:`a > x_i b`) lies below it: every step stays at or left of the root, and when
+    the active set no longer changes, :math:`f` is linear up to the root and the step
+    lands on it exactly.  Rounded up as in :func:`directed_epsilon`.  ``None`` if
+    :data:`NEWTON_STEPS` do not settle (the caller then sorts).
+    """
+    x = 1.0
+    A, Bsum, count = _active_sums(a, b, x)
+    for _ in range(NEWTON_STEPS):
+        if Bsum <= 0:
+            break
+        x_new = max(x, (sing + A - delta) / Bsum)
+        A2, B2, count2 = _active_sums(a, b, x_new)
+        if count2 == count:
+            x, A, Bsum = x_new, A2, B2
+            break
+        x, A, Bsum, count = x_new, A2, B2, count2
+    else:
+        return None
+    if Bsum <= 0:
+        return max(0.0, math.log(x)) if x > 0 else 0.0
+    x = (sing + A - delta) / Bsum
+    x += 64 * np.finfo(float).eps * (sing + A + x * Bsum) / Bsum
+    return max(0.0, math.log(x)) if x > 0 else 0.0
+
+
+def _sorted_root(a: np.ndarray, b: np.ndarray, sing: float, delta: float) -> float:
+    """The root located by sorting the atoms by ratio (see :func:`directed_epsilon`)."""
     mask = b > 0
     aa, bb = a[mask], b[mask]
     ratio = aa / bb
@@ -258,8 +326,6 @@ def directed_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
     cum_b = np.concatenate([[0.0], np.cumsum(bb)])
     # value at x = ratio[j] uses the atoms strictly before j
     g = sing + cum_a[:-1] - ratio * cum_b[:-1]
-    if hockey_stick(a, b, 0.0) <= delta:
-        return 0.0
     j = int(np.searchsorted(g, delta, side="right"))  # first j with g_j > delta
     if j >= ratio.size:  # all kinks still above delta: root below the smallest ratio
         j = ratio.size
@@ -337,9 +403,13 @@ class HistogramPair:
 
     def jsd(self) -> float:
         r""":math:`\mathrm{JSD}(P\|Q) = \mathbb{E}_P[D(L)] + \tfrac12\log 2\cdot Q(P=0)` (seed 001, Lemma 6.1)."""
-        sup = self.p > 0
-        val = float(np.sum(self.p[sup] * _jsd_integrand(self.likelihood_ratio[sup])))
-        return val + 0.5 * math.log(2.0) * float(np.sum(self.q[~sup]))
+        parts, singular = [], []
+        for c in _chunks(self.p.size):       # streamed: bounded temporaries
+            p, q = self.p[c], self.q[c]
+            sup = p > 0
+            parts.append(float(np.sum(p[sup] * _jsd_integrand(q[sup] / p[sup]))))
+            singular.append(float(np.sum(q[~sup])))
+        return math.fsum(parts) + 0.5 * math.log(2.0) * math.fsum(singular)
 
     def kl_pq(self) -> float:
         r""":math:`\mathrm{KL}(P\|Q) = \mathbb{E}_P[L-1-\log L] + Q(P=0)` (``inf`` if :math:`P \not\ll Q`)."""
@@ -399,23 +469,225 @@ def _resolved(w0: np.ndarray, w1: np.ndarray, n: int, k: int, p: np.ndarray, q: 
 def shuffled_pair(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0) -> HistogramPair:
     r"""Exact laws :math:`T_{n,k}` and :math:`T_{n,k+1}` of a channel on a finite alphabet.
 
-    Cost: one log-space multinomial cube plus :math:`\min(k, n-1-k)` DP steps over a cube of
-    :math:`(n+1)^{d-1}` cells; e.g. d = 3, n = 800 is about 0.6 M cells.
+    With ``d <= 3`` symbols by the dynamic program of seed 001, Sec. 8.3 on the dense
+    :math:`(n+1)^{d-1}` cube (:math:`\min(k, n-1-k)` steps; the cube is small); with
+    ``d >= 4`` by :func:`label_count_laws` (no dense cube).  Cost of the latter: :math:`O(C(n+d-1, d-1)\cdot\min(k+2, n-k+1))` multiply-adds in matrix products
+    and :math:`O(C(n+d-1,d-1))` memory (the valid histograms only); e.g. d = 4, n = 300 is
+    4.6 M histograms.
     """
     w0a, w1a = check_channel(w0, w1)
     n = check_n(n)
     k = check_k(k, n)
     d = w0a.size
     _check_size(n, d)
-    work = float((n + 1) ** (d - 1)) * min(k, n - 1 - k)
+    if d <= 3:
+        work = float((n + 1) ** (d - 1)) * min(k, n - 1 - k)
+    else:
+        work = float(math.comb(n + d - 1, d - 1)) * (min(k + 2, n - k + 1) + 1)
     if work > MAX_WORK:
-        raise ValueError(f"n={n}, k={k} with d={d} symbols needs about {work:.2g} DP cell updates; allowed at "
-                         f"most {MAX_WORK:.0g} (reduce n, or use k near 0 or n-1)")
-    s = others_law(w0a, w1a, n, k)
-    mask = _valid_mask(n, d)
-    p = add_user(s, w0a)[mask]
-    q = add_user(s, w1a)[mask]
+        raise ValueError(f"n={n}, k={k} with d={d} symbols needs about {work:.2g} multiply-adds; allowed at "
+                         f"most {MAX_WORK:.0g} (reduce n or the alphabet)")
+    if d <= 3:   # the dense cube is small: the dynamic program is the faster route
+        s = others_law(w0a, w1a, n, k)
+        mask = _valid_mask(n, d)
+        p = add_user(s, w0a)[mask]
+        q = add_user(s, w1a)[mask]
+    else:
+        p, q = label_count_laws(w0a, w1a, n, k)
     return _resolved(w0a, w1a, n, k, p, q, None, n)
+
+
+def _single_threaded_blas():
+    """A context in which BLAS uses one thread: the products here are small, and on a
+    shared machine OpenBLAS worker threads spin instead of helping."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - optional; the result is the same
+        from contextlib import nullcontext
+        return nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    r""":math:`T_{n,k}` and :math:`T_{n,k+1}` on the valid histograms (flat, C order of the cube).
+
+    Let every one of :math:`n` users draw a fair label :math:`L\in\{0,1\}` and report
+    :math:`Y\sim W_L`.  Conditioned on exactly :math:`k` ones among the labels, the set of
+    users labelled 1 is uniform, so the histogram has law :math:`T_{n,k}`.  Given the
+    histogram :math:`N`, the labels are independent with
+    :math:`P(L=1\mid Y=y) = \pi_y = W_1(y)/(W_0(y)+W_1(y))`, hence
+
+    .. math::
+        T_{n,k}(N) = \frac{\mathrm{Mult}(N;\,n,\,\bar W)\;
+        \Pr\big[\textstyle\sum_y \mathrm{Bin}(N_y, \pi_y) = k\big]}{\binom{n}{k}2^{-n}},
+        \qquad \bar W = (W_0+W_1)/2
+
+    (the same as the convolution of seed 001, Sec. 8.3, without the dynamic program).
+    The multinomial and the binomial weight are in log space; the label-count law is a
+    convolution of binomial pmfs (all terms non-negative, relative error about
+    :math:`(k+2)\cdot 10^{-16}`), split into a prefix (symbols :math:`0..d-3`) and a
+    suffix (the last two symbols) and combined by one matrix product per prefix total.
+    Counts above :math:`n/2` are taken on the 0-labels instead (degree
+    :math:`\min(k+2, n-k+1)`).
+    """
+    d = w0.size
+    wbar = (w0 + w1) / 2                    # > 0: W0 has full support (check_channel)
+    pi = w1 / (2 * wbar)
+    counts = (k, k + 1)
+    if k + 1 > n - k:                       # count the 0-labels: n-k and n-k-1 of them
+        pi, counts = 1.0 - pi, (n - k, n - k - 1)
+    deg = max(counts) + 1                   # coefficients 0..deg-1 of the label-count law
+    nn = np.arange(n + 1)
+    # B[y][N, j] = P(Bin(N, pi_y) = j), j < deg
+    B = [_binomial_table(n, deg, float(pi[y])) for y in range(d)]
+    logw = np.log(wbar)
+    lfact = gammaln(nn + 1.0)
+
+    with _single_threaded_blas():
+        sums, poly, logpre = _prefix_laws(n, d, deg, B, logw, lfact)
+    runs = n - sums + 1
+    offsets = np.concatenate([[0], np.cumsum(runs)])
+    out_p = np.zeros(int(offsets[-1]))
+    out_q = np.zeros(int(offsets[-1]))
+    norm = [gammaln(n + 1.0) - gammaln(c + 1.0) - gammaln(n - c + 1.0) - n * math.log(2.0)
+            for c in (k, k + 1)]
+    order = np.argsort(sums, kind="stable")
+    bounds = np.searchsorted(sums[order], np.arange(n + 2))
+    with _single_threaded_blas():
+        _combine(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
+                 out_p, out_q)
+    return out_p, out_q
+
+
+def _binomial_table(n: int, deg: int, p: float) -> np.ndarray:
+    """``T[N, j] = P(Bin(N, p) = j)`` for ``N <= n``, ``j < deg`` (point masses at p = 0, 1)."""
+    N, j = np.arange(n + 1)[:, None], np.arange(deg)[None, :]
+    if 1e-200 < p < 1.0 - 1e-16:
+        return binom.pmf(j, N, p)
+    if 0.0 < p < 1.0:   # extreme p (scipy's pmf can overflow): log space, no cancellation
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lp = (gammaln(N + 1.0) - gammaln(j + 1.0) - gammaln(np.maximum(N - j, 0) + 1.0)
+                  + j * math.log(p) + (N - j) * math.log1p(-p))
+        return np.where(j <= N, np.exp(lp), 0.0)
+    T = np.zeros((n + 1, deg))
+    if p <= 0.0:
+        T[:, 0] = 1.0
+    else:
+        m = min(n + 1, deg)
+        T[np.arange(m), np.arange(m)] = 1.0
+    return T
+
+
+def _prefix_laws(n, d, deg, B, logw, lfact):
+    """Prefixes over symbols ``0..d-3`` in lexicographic order: their totals, label-count
+    laws (truncated to ``deg`` coefficients) and log multinomial weights."""
+    sums = np.zeros(1, dtype=np.int64)
+    poly = np.zeros((1, deg))
+    poly[0, 0] = 1.0
+    logpre = np.zeros(1)
+    for y in range(d - 2):
+        runs = n - sums + 1
+        offsets = np.concatenate([[0], np.cumsum(runs)])
+        total = int(offsets[-1])
+        new_sums = np.empty(total, dtype=np.int64)
+        new_poly = np.empty((total, deg))
+        new_log = np.empty(total)
+        for v in range(n + 1):
+            rows = np.flatnonzero(sums <= n - v)
+            if rows.size == 0:
+                break
+            target = offsets[rows] + v
+            new_poly[target] = poly[rows] @ _toeplitz(B[y][v])
+            new_sums[target] = sums[rows] + v
+            new_log[target] = logpre[rows] - lfact[v] + v * logw[y]
+        sums, poly, logpre = new_sums, new_poly, new_log
+    return sums, poly, logpre
+
+
+TABLE_BYTES = 96 * 2**20   # suffix-law table size up to which the blocked products are used
+
+
+def _combine(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
+             out_p, out_q) -> None:
+    """Fill ``out_p``/``out_q`` (blocked matrix products when the table of suffix laws fits
+    in :data:`TABLE_BYTES`, else streamed dot products)."""
+    deg = poly.shape[1]
+    if (n + 1) * (n + 2) // 2 * deg * 8 <= TABLE_BYTES:
+        _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw,
+                       lfact, out_p, out_q)
+    else:
+        _combine_streamed(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw,
+                          lfact, out_p, out_q)
+
+
+def _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
+                   out_p, out_q) -> None:
+    """For each prefix total ``s``, the block of histograms whose last two counts sum to
+    ``n - s`` is one matrix product of prefix laws and (reversed) suffix laws."""
+    d = len(B)
+    a, b = d - 2, d - 1
+    deg = poly.shape[1]
+    # suffix laws for (N_a, N_b) = (i, j): row off[i] + j of ``table`` (one product per i)
+    off = np.concatenate([[0], np.cumsum(n + 1 - np.arange(n + 1))])
+    table = np.empty((int(off[-1]), deg))
+    for i in range(n + 1):
+        table[off[i]:off[i + 1]] = B[b][: n + 1 - i] @ _toeplitz(B[a][i])
+    for s in range(n + 1):
+        rows = order[bounds[s]:bounds[s + 1]]
+        if rows.size == 0:
+            continue
+        t = n - s
+        i = np.arange(t + 1)
+        suffix = table[off[i] + t - i]                        # (t+1, deg)
+        logsuf = -lfact[i] - lfact[t - i] + i * logw[a] + (t - i) * logw[b]
+        logm = lfact[n] + logpre[rows][:, None] + logsuf[None, :]
+        idx = offsets[rows][:, None] + i[None, :]
+        pre = poly[rows]
+        for out, c, lz in ((out_p, counts[0], norm[0]), (out_q, counts[1], norm[1])):
+            if c < 0:
+                continue
+            # coefficient c of prefix * suffix: sum_m prefix[m] * suffix[c - m]
+            # (contiguous operands, so that the product runs in BLAS)
+            lab = np.ascontiguousarray(pre[:, : c + 1]) @ np.ascontiguousarray(suffix[:, c::-1].T)
+            with np.errstate(divide="ignore"):
+                out[idx] = np.exp(logm - lz + np.log(lab))
+
+
+def _combine_streamed(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
+                      out_p, out_q) -> None:
+    """Fill ``out_p``/``out_q``, one count ``i`` of the second-to-last symbol at a time: the
+    suffix laws of ``(i, j)`` for every ``j`` are one matrix product, and each histogram's
+    label probability is the dot product of its prefix law with the reversed suffix law
+    (streamed over blocks of prefixes, so temporaries stay bounded)."""
+    d = len(B)
+    a, b = d - 2, d - 1
+    block = 8192
+    for i in range(n + 1):
+        suffix = B[b][: n + 1 - i] @ _toeplitz(B[a][i])          # (n+1-i, deg): j = 0..n-i
+        live = order[: bounds[n - i + 1]]                          # prefixes with sum <= n-i
+        for start in range(0, live.size, block):
+            rows = live[start:start + block]
+            j = n - i - sums[rows]
+            logm = lfact[n] + logpre[rows] - lfact[i] - lfact[j] + i * logw[a] + j * logw[b]
+            idx = offsets[rows] + i
+            pre, suf = poly[rows], suffix[j]
+            for out, c, lz in ((out_p, counts[0], norm[0]), (out_q, counts[1], norm[1])):
+                if c < 0:
+                    continue
+                # coefficient c of prefix * suffix: sum_m prefix[m] * suffix[c - m]
+                lab = np.einsum("rm,rm->r", pre[:, : c + 1], suf[:, c::-1])
+                with np.errstate(divide="ignore"):
+                    out[idx] = np.exp(logm - lz + np.log(lab))
+
+
+def _toeplitz(pmf: np.ndarray) -> np.ndarray:
+    """Upper-triangular Toeplitz matrix ``T[i, j] = pmf[j - i]``: ``row @ T`` is the
+    convolution of ``row`` with ``pmf`` truncated to ``len(pmf)`` coefficients."""
+    deg = pmf.size
+    T = np.zeros((deg, deg))
+    for i in range(deg):
+        T[i, i:] = pmf[: deg - i]
+    return T
 
 
 def canonical_pair(w0: Sequence[float], w1: Sequence[float], n: int) -> HistogramPair:

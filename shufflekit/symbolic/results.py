@@ -7,20 +7,57 @@ result.  Every entry derives its result from the mechanism definitions
 """
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
+from typing import Any, Callable
 
+from shufflekit.errors import InvalidParameter
 from shufflekit.symbolic import (bmg, central_gaussian, fixed_composition, gaussian_local, hcr,
                                  multi_message, privunit, randomized_response)
-from shufflekit.errors import InvalidParameter
 from shufflekit.symbolic.derivation import Derivation
 
+MAX_TERMS = 40
 
-def _series(fn: Callable[..., Derivation], default: int) -> Callable[..., Derivation]:
+
+@dataclass(frozen=True)
+class TermsRange:
+    """The numbers of terms a series id accepts, and why the range stops where it does."""
+
+    lo: int = 1
+    hi: int = MAX_TERMS
+    why: str | None = None
+
+
+# Each id accepts only the orders it finishes within 60 s (measured on a shared 2-core
+# machine, one process per order, cold caches; benchmarks/bench_scale.py re-measures).
+TERMS: dict[str, TermsRange] = {
+    "central-gaussian.asymptotics": TermsRange(hi=32, why=(
+        "the sympy expansion of the correction factor grows quickly with the order: "
+        "32 terms took 23-32 s, 36 and 40 terms 64-90 s or more")),
+    "bmg.optimal-expansion": TermsRange(hi=6, why=(
+        "each term of the optimal-variance expansion multiplies the sympy work: "
+        "6 terms took 24 s, 8 terms 51 s, and more terms exceed 60 s")),
+    "rr.err-in-chi": TermsRange(lo=2, why=(
+        "the closed form is expanded to terms-2 orders beyond its leading power, "
+        "so at least 2 terms are needed")),
+}
+
+
+def check_terms(result_id: str, terms: Any) -> int:
+    """``terms`` as an int inside the range :data:`TERMS` allows for ``result_id``."""
+    rng = TERMS.get(result_id, TermsRange())
+    try:
+        n = int(terms)
+    except (TypeError, ValueError):
+        n = None
+    if n is None or n != terms or not rng.lo <= n <= rng.hi:
+        raise InvalidParameter("terms", terms, f"range [{rng.lo}, {rng.hi}] (integer) for {result_id}",
+                               rng.why)
+    return n
+
+
+def _series(fn: Callable[..., Derivation], default: int, result_id: str) -> Callable[..., Derivation]:
     def build(terms: int | None = None) -> Derivation:
-        n = default if terms is None else int(terms)
-        if n < 1 or n > 40:
-            raise InvalidParameter("terms", n, "range [1, 40] (integer)")
-        return fn(n)
+        return fn(default if terms is None else check_terms(result_id, terms))
     build.__doc__ = fn.__doc__
     return build
 
@@ -40,30 +77,30 @@ def _privunit_constant(terms: int) -> Derivation:
 RESULTS: dict[str, Callable[..., Derivation]] = {
     # central Gaussian mechanism
     "central-gaussian.profile": central_gaussian.profile,
-    "central-gaussian.asymptotics": _series(central_gaussian.correction_factor, 4),
+    "central-gaussian.asymptotics": _series(central_gaussian.correction_factor, 4, "central-gaussian.asymptotics"),
     "central-gaussian.template-ratio": central_gaussian.template_ratio,
     "central-gaussian.mse": central_gaussian.mse,
     # blanket-mixed Gaussian
     "bmg.chi-lo": bmg.chi_lo,
     "bmg.err": bmg.covariance,
     "bmg.err-gamma-chi": bmg.err_in_gamma_chi,
-    "bmg.err-expansion": _series(bmg.err_expansion, 4),
-    "bmg.optimal-expansion": _series(_bmg_optimal, 4),
+    "bmg.err-expansion": _series(bmg.err_expansion, 4, "bmg.err-expansion"),
+    "bmg.optimal-expansion": _series(_bmg_optimal, 4, "bmg.optimal-expansion"),
     "bmg.first-order-constant": bmg.first_order_constant,
     # Gaussian local randomizer
     "gaussian-local.V": gaussian_local.variance,
-    "gaussian-local.variance": _series(gaussian_local.variance_series, 4),
-    "gaussian-local.chi2-in-sigma": _series(gaussian_local.inverse_series, 4),
-    "gaussian-local.sigma2-in-chi": _series(gaussian_local.sigma2_in_chi, 5),
-    "gaussian-local.err-in-chi": _series(gaussian_local.err_in_chi, 4),
+    "gaussian-local.variance": _series(gaussian_local.variance_series, 4, "gaussian-local.variance"),
+    "gaussian-local.chi2-in-sigma": _series(gaussian_local.inverse_series, 4, "gaussian-local.chi2-in-sigma"),
+    "gaussian-local.sigma2-in-chi": _series(gaussian_local.sigma2_in_chi, 5, "gaussian-local.sigma2-in-chi"),
+    "gaussian-local.err-in-chi": _series(gaussian_local.err_in_chi, 4, "gaussian-local.err-in-chi"),
     # randomized response
     "rr.basics": randomized_response.basics,
     "rr.t-of-chi": randomized_response.t_of_chi,
     "rr.err-closed-form": randomized_response.err_closed_form,
-    "rr.err-in-chi": _series(randomized_response.err_in_chi, 6),
+    "rr.err-in-chi": _series(randomized_response.err_in_chi, 6, "rr.err-in-chi"),
     # PrivUnit
     "privunit.quantities": privunit.quantities,
-    "privunit.constant": _series(_privunit_constant, 4),
+    "privunit.constant": _series(_privunit_constant, 4, "privunit.constant"),
     "privunit.limit-constant": privunit.limit_constant,
     # fixed-composition shuffling (seeds 001, 003), for the seed 001 example channel
     "fixed-composition.I-pi": lambda: fixed_composition.fisher_constant(*fixed_composition.EXAMPLE_CHANNEL),
@@ -100,10 +137,7 @@ def series_result(result_id: str, terms: int | None = None) -> Derivation:
     """A series derivation, with ``terms`` terms; ``bmg.chi-lo`` is served as the series of
     :math:`\\chi_{lo}^2` in :math:`1/\\sigma_0^2`."""
     if result_id == "bmg.chi-lo":
-        n = 4 if terms is None else int(terms)
-        if n < 1 or n > 40:
-            raise InvalidParameter("terms", n, "range [1, 40] (integer)")
-        return bmg.chi_lo_series(n)
+        return bmg.chi_lo_series(4 if terms is None else check_terms(result_id, terms))
     if result_id not in SERIES_IDS:
         raise InvalidParameter("id", result_id, "a series id: " + ", ".join(SERIES_IDS),
                                "see `shufflekit list series`")
@@ -124,8 +158,11 @@ def series_payload(result_id: str, order: int | None) -> tuple[dict, Derivation]
     r"""JSON-ready description of a series result with ``order`` terms:
     ``{"id", "variable", "expansion_in", "order_term", "lhs", "terms": [{"exponent", "coefficient"}]}``.
     """
-    if order is not None and (order < 1 or order > 40):
-        raise InvalidParameter("order", order, "range [1, 40] (integer)")
+    if order is not None:
+        rng = TERMS.get(result_id, TermsRange())
+        if not isinstance(order, int) or not rng.lo <= order <= rng.hi:
+            raise InvalidParameter("order", order, f"range [{rng.lo}, {rng.hi}] (integer) for {result_id}",
+                                   rng.why)
     der = series_result(result_id, order)
     ser = der.result
     data = ser.as_dict()

@@ -190,6 +190,56 @@ def test_epsilon_for_delta_is_the_smallest_root(ch, n, delta):
         assert pair.delta(eps * (1 - 1e-6) - 1e-12) > delta
 
 
+def dp_pair(w0, w1, n, k):
+    """T_{n,k}, T_{n,k+1} by the dynamic program of seed 001, Sec. 8.3 (dense cube)."""
+    w0, w1 = np.asarray(w0, float), np.asarray(w1, float)
+    s = H.others_law(w0, w1, n, k)
+    mask = H._valid_mask(n, w0.size)
+    return H.add_user(s, w0)[mask], H.add_user(s, w1)[mask]
+
+
+@settings(max_examples=40, deadline=None)
+@given(ch=channels(zeros_in_w1=True), n=st.integers(1, 25), data=st.data())
+def test_label_count_laws_match_the_dynamic_program(ch, n, data):
+    k = data.draw(st.integers(0, n - 1))
+    p, q = dp_pair(ch[0], ch[1], n, k)
+    w0, w1 = H.check_channel(*ch)
+    lp, lq = H.label_count_laws(w0, w1, n, k)
+    # both are sums of non-negative terms (relative round-off ~ (n + d) 1e-16); atoms
+    # below 1e-290 may be flushed by either
+    assert lp == pytest.approx(p, rel=1e-11, abs=1e-290)
+    assert lq == pytest.approx(q, rel=1e-11, abs=1e-290)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ch=channels(zeros_in_w1=True), n=st.integers(2, 40), delta=st.floats(1e-9, 0.3))
+def test_streamed_root_equals_the_sorted_root(ch, n, delta):
+    pair = H.shuffled_pair(ch[0], ch[1], n, n // 2)
+    for a, b in ((pair.q, pair.p), (pair.p, pair.q)):
+        got = H.directed_epsilon(a, b, delta)
+        sing = float(np.sum(a[b == 0]))
+        if math.isinf(got) or got == 0.0:
+            continue
+        # both solve the same linear segment and round up by the same 64-ulp budget;
+        # their sums differ in order only (a few ulp of the mass over the slope)
+        assert got == pytest.approx(H._sorted_root(a, b, sing, delta), rel=1e-9, abs=1e-12)
+
+
+def test_four_symbols_at_n_300_fit_the_memory_budget():
+    """4 symbols, n = 300: 4.6 M histograms held as two flat float arrays, no dense cube."""
+    import tracemalloc
+
+    tracemalloc.start()
+    pair = H.shuffled_pair([0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], 300, 90)
+    jsd, eps = pair.jsd(), pair.epsilon(1e-5)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert pair.p.size == math.comb(303, 3)
+    assert peak < 200 * 2**20
+    assert 0 < jsd < 1 and 0 < eps < 1
+    assert pair.p.sum() == pytest.approx(1.0, abs=1e-12)   # float sums of 4.6 M positive terms
+
+
 # ------------------------------------------------------------------ multi-message
 def test_multi_message_matches_enumeration():
     w0, w1, n, m = W0, W1, 2, 2
