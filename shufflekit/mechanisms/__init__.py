@@ -56,8 +56,8 @@ MECHANISMS: dict[str, MechanismSpec] = {s.name: s for s in (
 
 NAMES = tuple(MECHANISMS)
 
-#: Largest alphabet for which k-RR is built as a dense k x k matrix.
-KRR_DENSE_MAX_K = 64
+#: Largest alphabet of k-RR (above ``ENUMERATE_UP_TO`` it is built as its symmetry-lumped view).
+KRR_MAX_K = 100_000
 #: Largest number of jointly composed components (the product alphabet grows as k^m).
 JOINT_MAX_M = 4
 
@@ -87,7 +87,7 @@ def make(name: str, **params: Any) -> Mechanism:
     if name == "krr":
         k = p["k"]
         if not (hasattr(k, "free_symbols") and k.free_symbols):
-            as_param(k, "k", low=2, high=KRR_DENSE_MAX_K, integer=True)
+            as_param(k, "k", low=2, high=KRR_MAX_K, integer=True)
         return k_randomized_response(k, p["eps0"])
     if name == "blh":
         return blh(p["k"], p["eps0"], hash_family=p.get("hash_family", "all"))
