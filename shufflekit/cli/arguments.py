@@ -228,7 +228,7 @@ def check_expression(name: str, text: str) -> str:
     import sympy
 
     allowed = ("an arithmetic expression of numbers, variables, + - * / ** ( ) and elementary "
-               "functions (exp, log, sqrt, sin, erf, gamma, ...; see --help)")
+               "functions (exp, log, sqrt, sin, erf, gamma, ...; listed in --help)")
     if not text.strip():
         raise InvalidParameter(name, text, allowed, "empty")
     if len(text) > MAX_EXPRESSION_CHARS:

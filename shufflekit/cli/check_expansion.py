@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from shufflekit.cli.arguments import expression, identifier, integer, real
+from shufflekit.cli.arguments import EXPRESSION_FUNCTIONS, expression, identifier, integer, real
 from shufflekit.cli.output import add_output_arguments, emit
 from shufflekit.errors import InvalidParameter
 
@@ -24,7 +24,9 @@ OPTION_OF = {"f": "function", "inverse_of": "inverse-of", "certify_range": "cert
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("claimed", type=expression("claimed"),
-                   help="the claimed sum of terms, e.g. 'chi**2 + 9/2 - 145/12*chi**-2'")
+                   help="the claimed sum of terms, e.g. 'chi**2 + 9/2 - 145/12*chi**-2'; every "
+                        "expression option takes numbers, variables, + - * / ** ^ ( ) and "
+                        + ", ".join(sorted(EXPRESSION_FUNCTIONS - {"Integer", "abs"})))
     p.add_argument("--var", type=identifier("var"), default="x",
                    help="the variable of the expansion (a name)")
     p.add_argument("--at", default="oo", choices=["oo", "0"],

@@ -47,7 +47,7 @@ FREE_TEXT = {"method", "schedule", "plot_x"}   # checked after parsing (registry
 BAD_TEXT = {
     "expression": ["", "nan", "__import__('os')", "x**", "0.5,,0.5", "10**10**10", "x.func"],
     "name": ["", "1x", "a b", "__x", "lambda"],
-    "directory": ["", "/nonexistent/dir/c", "/etc/hostname"],
+    "directory": ["", "/nonexistent/dir/c", "{SPEC}"],      # {SPEC}: a file, not a directory
     "plot": BAD_OUTPUT + ["plot.xyz"],
     "scheduler": ["bogus", "", "http://x"],
 }
