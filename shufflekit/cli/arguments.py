@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from tokenize import TokenError
 from typing import Any, Callable
 
 from shufflekit.errors import InvalidParameter
@@ -135,6 +136,38 @@ def add_mechanism_arguments(p: argparse.ArgumentParser, *, extra_names: tuple[st
                         "finite mechanisms; continuous mechanisms use zero-out)")
 
 
+def add_sigma_arguments(p: argparse.ArgumentParser) -> None:
+    """``--sigma`` (per-user) or ``--noise-multiplier`` (dp_accounting style) of central-gaussian."""
+    sig = p.add_mutually_exclusive_group()
+    sig.add_argument("--sigma", type=real("sigma", SIGMA_MIN, SIGMA_MAX), default=None,
+                     help="central-gaussian: the PER-USER sigma of GM(sigma) (seed 000): the "
+                          "released mean carries noise N(0, sigma^2/n); this is NOT a noise "
+                          f"multiplier (see --noise-multiplier); in [{SIGMA_MIN:g}, {SIGMA_MAX:g}]")
+    sig.add_argument("--noise-multiplier", type=real("noise-multiplier", SIGMA_MIN, 1e12),
+                     default=None,
+                     help="central-gaussian: dp_accounting-style noise multiplier z = noise sd / "
+                          "sensitivity (sensitivity 1/n), i.e. --sigma z/sqrt(n); "
+                          f"in [{SIGMA_MIN:g}, 1e+12]")
+
+
+#: range of the per-user sigma of central-gaussian
+SIGMA_MIN, SIGMA_MAX = 1e-8, 1e8
+
+
+def central_gaussian_sigma(sigma: float | None, noise_multiplier: float | None, n: int) -> float:
+    r"""The per-user :math:`\sigma` of :math:`\mathsf{GM}(\sigma)` (seed 000, Sec. 5) from
+    ``--sigma`` or from a noise multiplier :math:`z` (noise sd over sensitivity :math:`1/n`):
+    :math:`\sigma = z/\sqrt n`, so the released mean carries noise
+    :math:`N(0, \sigma^2/n) = N(0, (z/n)^2)`."""
+    if sigma is None and noise_multiplier is None:
+        raise InvalidParameter("sigma", None, "range (0, inf): give --sigma (per-user) or "
+                               "--noise-multiplier")
+    if sigma is not None:
+        return sigma
+    return check_real("sigma = noise-multiplier/sqrt(n)", noise_multiplier / math.sqrt(n),
+                      SIGMA_MIN, SIGMA_MAX)
+
+
 def build_mechanism(args: argparse.Namespace):
     """The mechanism named by ``args.name`` from the parsed options."""
     from shufflekit.mechanisms import make
@@ -157,3 +190,75 @@ def unused_mechanism_options(args: argparse.Namespace) -> list[str]:
     used = set(spec.required) | set(spec.optional)
     return [f"--{o} does not apply to {args.name}; ignored" for o in MECHANISM_OPTIONS
             if getattr(args, o, None) is not None and o not in used]
+
+
+#: functions and constants an expression option may use (everything else that Python or sympy
+#: would resolve to an object is refused, so the text can never run code)
+EXPRESSION_FUNCTIONS = frozenset(
+    "exp log sqrt sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh erf erfc erfinv "
+    "gamma loggamma factorial binomial LambertW Abs abs pi E oo Rational Integer".split())
+#: largest exponent of a power of numbers (10**10**10 would never finish)
+MAX_NUMERIC_EXPONENT = 10 ** 4
+MAX_EXPRESSION_CHARS = 500
+FLOAT_LITERAL = r"\d*\.\d+(?:[eE][-+]?\d+)?|\d+\.(?:[eE][-+]?\d+)?"
+
+
+def identifier(name: str) -> Callable[[str], str]:
+    """A variable name: a letter, then letters, digits or '_' (not a Python keyword)."""
+    import keyword
+    import re
+
+    def check(text: str) -> str:
+        if (not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,30}", text) or keyword.iskeyword(text)
+                or "__" in text):
+            raise InvalidParameter(name, text, "a variable name: a letter, then letters, "
+                                   "digits or _ (at most 31 characters)")
+        return text
+
+    return arg_type(check, name)
+
+
+def check_expression(name: str, text: str) -> str:
+    """``text`` if it is a plain arithmetic expression: numbers, variable names, + - * / ** ^ ( ),
+    and the functions of :data:`EXPRESSION_FUNCTIONS`; its powers of numbers stay small."""
+    import builtins
+    import keyword
+    import re
+
+    import sympy
+
+    allowed = ("an arithmetic expression of numbers, variables, + - * / ** ( ) and elementary "
+               "functions (exp, log, sqrt, sin, erf, gamma, ...; listed in --help)")
+    if not text.strip():
+        raise InvalidParameter(name, text, allowed, "empty")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise InvalidParameter(name, text[:40] + "...", allowed,
+                               f"longer than {MAX_EXPRESSION_CHARS} characters")
+    if not re.fullmatch(r"[A-Za-z0-9_ +\-*/^().,]*", text) or "__" in text:
+        raise InvalidParameter(name, text, allowed, "a character outside the expression syntax")
+    if "." in re.sub(FLOAT_LITERAL, "0", text):
+        raise InvalidParameter(name, text, allowed, "'.' outside a decimal number")
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(FLOAT_LITERAL, "0", text)):
+        known = hasattr(builtins, word) or hasattr(sympy, word) or keyword.iskeyword(word)
+        if known and word not in EXPRESSION_FUNCTIONS:
+            raise InvalidParameter(name, text, allowed, f"{word!r} is not allowed")
+    try:
+        expr = sympy.parse_expr(text.replace("^", "**"), evaluate=False)
+    except (SyntaxError, TypeError, ValueError, AttributeError, TokenError) as exc:
+        raise InvalidParameter(name, text, allowed, f"not an expression ({type(exc).__name__})"
+                               ) from None
+    if not isinstance(expr, sympy.Basic):
+        raise InvalidParameter(name, text, allowed, "not an expression")
+    for power in expr.atoms(sympy.Pow):
+        if power.base.is_number and power.exp.is_number:
+            with sympy.evaluate(True):
+                size = abs(complex(sympy.N(power.exp, 15)))
+            if not size <= MAX_NUMERIC_EXPONENT:
+                raise InvalidParameter(name, text, allowed, "a power of numbers with an exponent "
+                                       f"above {MAX_NUMERIC_EXPONENT}")
+    return text.strip()
+
+
+def expression(name: str) -> Callable[[str], str]:
+    """An argparse type for :func:`check_expression` (the text is kept; the library parses it)."""
+    return arg_type(lambda t: check_expression(name, t), name)

@@ -24,11 +24,17 @@ from shufflekit.errors import InvalidParameter
 
 
 def add_output_arguments(p: argparse.ArgumentParser, formats: Sequence[str] = ("table", "json"),
-                         default: str | None = None) -> None:
-    """``--format`` (choices ``formats``) and ``-o/--output FILE``."""
-    default = default or formats[0]
-    p.add_argument("--format", default=default, choices=list(formats),
-                   help=f"output format (default: {default})")
+                         default: str | None = None, *, by_extension: bool = False) -> None:
+    """``--format`` (choices ``formats``) and ``-o/--output FILE``; with ``by_extension`` the
+    format defaults to ``None`` (the command picks it from FILE's extension, else the first)."""
+    if by_extension:
+        p.add_argument("--format", default=None, choices=list(formats),
+                       help=f"output format (default: from the extension of FILE, "
+                            f"{formats[0]} on standard output)")
+    else:
+        default = default or formats[0]
+        p.add_argument("--format", default=default, choices=list(formats),
+                       help=f"output format (default: {default})")
     p.add_argument("-o", "--output", default=None, metavar="FILE",
                    help="write the output to FILE instead of standard output")
 
@@ -156,22 +162,22 @@ def to_csv(records: Sequence[dict]) -> str:
     return buf.getvalue().rstrip("\n")
 
 
-def check_output(output: str | None) -> None:
-    """Fail early (before any computation) if ``output`` cannot be written."""
+def check_output(output: str | None, name: str = "output") -> None:
+    """Fail early (before any computation) if ``output`` (option ``name``) cannot be written."""
     import os
 
     if output is None:
         return
     allowed = "a writable file path"
     if not output.strip():
-        raise InvalidParameter("output", output, allowed, "empty")
+        raise InvalidParameter(name, output, allowed, "empty")
     if os.path.isdir(output):
-        raise InvalidParameter("output", output, allowed, "is a directory")
+        raise InvalidParameter(name, output, allowed, "is a directory")
     parent = os.path.dirname(os.path.abspath(output))
     if not os.path.isdir(parent):
-        raise InvalidParameter("output", output, allowed, f"no directory {parent}")
+        raise InvalidParameter(name, output, allowed, f"no directory {parent}")
     if not os.access(parent, os.W_OK) or (os.path.exists(output) and not os.access(output, os.W_OK)):
-        raise InvalidParameter("output", output, allowed, "permission denied")
+        raise InvalidParameter(name, output, allowed, "permission denied")
 
 
 def write(text: str, output: str | None) -> None:

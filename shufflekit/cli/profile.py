@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import math
 
-from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments, build_mechanism,
-                                      delta_type,
-                                      epsilon_type, n_type, real, unused_mechanism_options)
+from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments,
+                                      add_sigma_arguments, build_mechanism,
+                                      central_gaussian_sigma, delta_type, epsilon_type, n_type,
+                                      real, unused_mechanism_options)
 from shufflekit.cli.output import add_output_arguments, columns, emit, table
 from shufflekit.errors import InvalidParameter
-from shufflekit.validation import check_real
 
 NAME = "profile"
 HELP = "shuffled privacy profile delta(eps) or eps(delta)"
@@ -37,15 +37,7 @@ def add_arguments(pr: argparse.ArgumentParser) -> None:
                     help="lattice step l of the FFT methods, > 0 (default: chosen per epsilon so "
                          "that a heavy GPARV atom lies on the lattice and the rounding loss is "
                          "about 5%%)")
-    sig = pr.add_mutually_exclusive_group()
-    sig.add_argument("--sigma", type=real("sigma", 1e-8, 1e8), default=None,
-                     help="central-gaussian: the PER-USER sigma of GM(sigma) (seed 000): the "
-                          "released mean carries noise N(0, sigma^2/n); this is NOT a noise "
-                          "multiplier (see --noise-multiplier); in [1e-8, 1e8]")
-    sig.add_argument("--noise-multiplier", type=real("noise-multiplier", 1e-8, 1e12),
-                     default=None,
-                     help="central-gaussian: dp_accounting-style noise multiplier z = noise sd / "
-                          "sensitivity (sensitivity 1/n), i.e. --sigma z/sqrt(n); in [1e-8, 1e12]")
+    add_sigma_arguments(pr)
     add_output_arguments(pr, ("table", "json", "csv"))
 
 
@@ -135,14 +127,7 @@ def central_gaussian(args: argparse.Namespace) -> dict:
         notes.append("--adjacency does not apply: GM(sigma) has one sensitivity (1/n)")
     if args.grid is not None:
         notes.append("--grid does not apply to central-gaussian; ignored")
-    if args.sigma is None and args.noise_multiplier is None:
-        raise InvalidParameter("sigma", None, "range (0, inf): give --sigma (per-user) or "
-                               "--noise-multiplier")
-    if args.sigma is not None:
-        sigma = args.sigma
-    else:
-        sigma = check_real("sigma = noise-multiplier/sqrt(n)",
-                           args.noise_multiplier / math.sqrt(args.n), 1e-8, 1e8)
+    sigma = central_gaussian_sigma(args.sigma, args.noise_multiplier, args.n)
     method = args.method or "exact"
     if method not in ("exact", "gdp"):
         raise InvalidParameter("method", method, "one of exact, gdp (for central-gaussian)")

@@ -4,7 +4,8 @@ For each command a small valid call is taken and one option at a time is given a
 its range (nan, inf, words, empty list entries, huge and negative numbers, unknown choices) or
 left out when it is required.  Each probe must exit with status 2 and print one line that names
 the option and says what is allowed (``allowed ...`` or argparse's ``choose from ...``), with no
-traceback.  The ``verify`` command (claim catalog) is probed in tests/verify.
+traceback.  The ``verify`` command (claim catalog) is probed in tests/verify.  ``sweep`` runs on a
+tiny spec written to a temporary directory ({SPEC}, {CACHE} in its base call).
 """
 from __future__ import annotations
 
@@ -24,10 +25,37 @@ BASE = {
     "profile": ["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10", "--epsilon", "0.5"],
     "histogram": ["histogram", "--w0", "0.7,0.3", "--w1", "0.2,0.8", "--n", "10"],
     "design": ["design", "bmg", "--n", "100", "--epsilon", "1", "--delta", "1e-5"],
+    "compose": ["compose", "rr", "--eps0", "1", "--n", "10", "--rounds", "2", "--delta", "1e-3"],
+    "sweep": ["sweep", "{SPEC}", "--workers", "1", "--cache-dir", "{CACHE}"],
+    "check-expansion": ["check-expansion", "x + x**2/2", "--function", "exp(x) - 1", "--at", "0",
+                        "--no-certify"],
 }
+#: a one-point sweep (k-RR, n = 10, blanket): well under a second
+SPEC = """title = "probe"
+[[grid]]
+mechanism = "krr"
+k = 2
+eps0 = 1.0
+n = 10
+method = "blanket"
+delta = 1e-3
+"""
 BAD_NUMBERS = ["nan", "inf", "-inf", "abc", "", "-3", "1e400", "0.5,,0.5", "1/0"]
 BAD_OUTPUT = ["/nonexistent/dir/out.txt", "", "/"]
-FREE_TEXT = {"method"}          # checked against the registry after parsing
+FREE_TEXT = {"method", "schedule", "plot_x"}   # checked after parsing (registry, JSON, spec)
+#: text options with their own syntax, and values outside it
+BAD_TEXT = {
+    "expression": ["", "nan", "__import__('os')", "x**", "0.5,,0.5", "10**10**10", "x.func"],
+    "name": ["", "1x", "a b", "__x", "lambda"],
+    "directory": ["", "/nonexistent/dir/c", "{SPEC}"],      # {SPEC}: a file, not a directory
+    "plot": BAD_OUTPUT + ["plot.xyz"],
+    "scheduler": ["bogus", "", "http://x"],
+}
+TEXT_KIND = {"claimed": "expression", "function": "expression", "inverse_of": "expression",
+             "quantity": "expression", "order": "expression", "var": "name", "of": "name",
+             "cache_dir": "directory", "plot": "plot", "scheduler": "scheduler"}
+#: an unknown value of a positional argument (a text that is not a name of anything)
+BAD_POSITIONAL = {"check-expansion": "x**"}
 
 
 def parsers() -> dict[str, argparse.ArgumentParser]:
@@ -60,7 +88,8 @@ def probes() -> list[tuple[str, list[str], str]]:
             if not action.option_strings:           # positional: an unknown name
                 pos = base.index(base[1]) if len(base) > 1 and not base[1].startswith("-") else None
                 if pos is not None:
-                    out.append((action.dest, base[:pos] + ["bogus"] + base[pos + 1:], "value"))
+                    bad = BAD_POSITIONAL.get(command, "bogus")
+                    out.append((action.dest, base[:pos] + [bad] + base[pos + 1:], "value"))
                 continue
             flag = action.option_strings[-1]
             rest = without(base, action.option_strings)
@@ -72,15 +101,29 @@ def probes() -> list[tuple[str, list[str], str]]:
                 values = ["bogus"]
             elif action.dest in FREE_TEXT:
                 values = ["bogus"]
+            elif action.dest in TEXT_KIND:
+                values = BAD_TEXT[TEXT_KIND[action.dest]]
             else:
                 values = BAD_NUMBERS
             for v in values:   # a value that looks like an option is written --flag=value
-                arg = [f"{flag}={v}"] if v.startswith("-") else [flag, v]
+                if action.nargs == 2:                   # a pair: the bad value first
+                    if v.startswith("-") and v != "-3":
+                        continue                        # argparse would read it as an option
+                    arg = [flag, v, "1"]
+                else:
+                    arg = [f"{flag}={v}"] if v.startswith("-") else [flag, v]
                 out.append((flag.lstrip("-"), rest + arg, "value"))
     return out
 
 
 PROBES = probes()
+
+
+@pytest.fixture(scope="module")
+def spec_paths(tmp_path_factory):
+    where = tmp_path_factory.mktemp("sweep")
+    (where / "spec.toml").write_text(SPEC)
+    return {"{SPEC}": str(where / "spec.toml"), "{CACHE}": str(where / "cache")}
 
 
 def run(argv):
@@ -97,8 +140,8 @@ def test_probe_count():
 
 
 @pytest.mark.parametrize("name,argv,kind", PROBES, ids=[" ".join(a)[:70] for _, a, _ in PROBES])
-def test_bad_value_is_one_clean_line(name, argv, kind):
-    code, err = run(argv)
+def test_bad_value_is_one_clean_line(name, argv, kind, spec_paths):
+    code, err = run([spec_paths.get(a, a) for a in argv])
     assert code == 2, (code, err)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1 and "Traceback" not in err, err

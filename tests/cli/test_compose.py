@@ -72,3 +72,55 @@ def test_bad_input_is_one_line_and_exit_2(argv, needle, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and "\n" not in err
+
+
+def test_noise_multiplier_is_sigma_times_sqrt_n(capsys):
+    """compose takes central-gaussian's --noise-multiplier like profile: z = sigma sqrt(n)."""
+    n, sigma = 100, 0.5
+    by_sigma = run_json(["compose", "central-gaussian", "--sigma", str(sigma), "--n", str(n),
+                         "--rounds", "4", "--delta", "1e-5"], capsys)
+    by_z = run_json(["compose", "central-gaussian", "--noise-multiplier",
+                     str(sigma * math.sqrt(n)), "--n", str(n), "--rounds", "4",
+                     "--delta", "1e-5"], capsys)
+    # the same sigma up to the one rounding of z/sqrt(n): the same composed grid, same answer
+    assert by_z["points"][0]["epsilon"] == pytest.approx(by_sigma["points"][0]["epsilon"],
+                                                         rel=1e-12)
+    assert by_z["mechanism"]["sigma"] == pytest.approx(sigma, rel=1e-15)
+
+
+def test_point_shape_is_profiles(capsys):
+    """Every compose point has exactly the keys of a profile point, in the same order, and the
+    payload carries profile's head (mechanism, n, method, kind, adjacency)."""
+    comp = run_json(["compose", "krr", "--k", "3", "--eps0", "1", "--n", "20", "--rounds", "2",
+                     "--epsilon", "1"], capsys)
+    prof = run_json(["profile", "krr", "--k", "3", "--eps0", "1", "--n", "20",
+                     "--epsilon", "1"], capsys)
+    assert list(comp["points"][0]) == list(prof["points"][0])
+    assert set(prof) - {"notes"} <= set(comp)
+    assert comp["kind"] == "upper" and comp["rounds"] == 2
+
+
+def test_output_file_and_unused_option_notes(tmp_path, capsys):
+    out = tmp_path / "c.json"
+    assert main(["compose", "rr", "--eps0", "1", "--n", "20", "--k", "3", "--sigma", "2",
+                 "--delta", "1e-4", "--format", "json", "-o", str(out)]) == 0
+    payload = json.loads(out.read_text())
+    assert any("--k" in n for n in payload["notes"])
+    assert any("--sigma applies to central-gaussian only" in n for n in payload["notes"])
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--sigma", "0"], "sigma=0"),
+    (["--tail", "1"], "tail=1"),
+    (["--schedule", '[{"name": "rr", "eps0": 1, "n": 0}]'], "schedule n=0"),
+    (["--schedule", '[{"name": "rr", "eps0": "nan", "n": 5}]'], "schedule eps0="),
+    (["--schedule", '[{"name": "rr", "eps0": 1, "n": 5, "rounds": 1.5}]'], "schedule rounds="),
+    (["--schedule", '[{"name": "rr", "eps0": 1, "n": 5, "bogus": 1}]'], "'bogus'"),
+    (["--schedule", '[{"name": "central-gaussian", "n": 5}]'], "sigma"),
+])
+def test_more_bad_input(argv, needle, capsys):
+    base = ["compose", "rr", "--eps0", "1", "--n", "10", "--delta", "1e-6"]
+    assert main(base + argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and "allowed" in err and "\n" not in err

@@ -132,6 +132,32 @@ def test_cli_confirms_and_refutes(capsys):
     assert r"\begin{tabular}" in capsys.readouterr().out
 
 
+def test_cli_csv_and_output_file(tmp_path, capsys):
+    out = tmp_path / "e.csv"
+    assert main(["check-expansion", "x + x**2/2", "--function", "exp(x) - 1", "--at", "0",
+                 "--no-certify", "--format", "csv", "-o", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("term,exponent,log_power,claimed,derived,symbolic")
+    assert len(lines) == 3 and all(",confirmed," in ln for ln in lines[1:])
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["x", "--function", "__import__('os')"], "function="),      # never evaluated as Python
+    (["x", "--function", "open(1)"], "'open' is not allowed"),
+    (["x", "--function", "y + x"], "function="),                  # a second variable
+    (["x", "--function", "x", "--var", "1x"], "var="),
+    (["x", "--function", "x", "--grid", "2", "1"], "LO < HI"),
+    (["x", "--function", "x", "--points", "2"], "points=2"),
+    (["x", "--function", "x", "--budget", "0"], "budget=0"),
+    (["x", "--inverse-of", "u**2"], "of="),
+    (["10**10**10", "--function", "x"], "claimed="),
+])
+def test_cli_bad_input_is_one_line(args, needle, capsys):
+    assert main(["check-expansion", *args, "--no-certify"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and "allowed" in err and "\n" not in err, err
+
+
 def test_a_hidden_log_factor_breaks_the_claimed_order():
     # coefficients right, but the remainder is x^(3/2) log x, not O(x^(3/2))
     rep = check_expansion("sqrt(x) + x + x**(3/2)*log(x)", "x**(1/2) + x", "x", at=0, order="3/2", certify=False)
