@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from shufflekit.cli.arguments import MAX_D, delta_type, integer, n_type, real
+from shufflekit.cli.arguments import MAX_D, delta_type, integer, real
 from shufflekit.cli.output import add_output_arguments, emit, table
 
 NAME = "design"
