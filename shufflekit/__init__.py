@@ -6,3 +6,14 @@ defined once) -> ``symbolic`` (sympy derivations of closed forms and series) ->
 claims of the papers, checked).
 """
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """``shufflekit.accountant``, ``shufflekit.make`` and ``shufflekit.methods``, imported lazily."""
+    if name in ("accountant", "methods"):
+        from shufflekit.numeric import accountant as _acc
+        return getattr(_acc, name)
+    if name == "make":
+        from shufflekit.mechanisms import make
+        return make
+    raise AttributeError(f"module 'shufflekit' has no attribute {name!r}")

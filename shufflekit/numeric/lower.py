@@ -165,3 +165,57 @@ def _epsilon_lower(delta_low, delta: float, *, rel_tol: float) -> float:
 def lower_profile(mech, n: int, epsilons: Sequence[float]) -> PrivacyProfile:
     """Theorem 5 lower bound at each epsilon (worst triple found by search)."""
     return LowerAccountant.of(mech, n).profile(epsilons)
+
+
+# ===================================================================== registry entry
+from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
+from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
+
+
+def lower_supported(mech) -> bool | str:
+    from shufflekit.numeric.blanket import is_finite_ldp
+
+    ok = is_finite_ldp(mech)
+    if ok is not True:
+        return ok
+    try:
+        theorem5_laws(mech)
+    except ValueError as exc:
+        return str(exc)
+    return True
+
+
+class Theorem5Accountant(Accountant):
+    r"""Lower bound of seed 002, Thm 5: the exact divergence of the pairs
+    :math:`(x^0, z, \dots, z)` vs :math:`(x^1, z, \dots, z)`, maximised over the triples.
+
+    Each such pair is a replace-one neighbouring pair, so its divergence is at most the
+    mechanism's worst case: ``lo`` is a proven lower bound on the true :math:`\delta(\varepsilon)`
+    (and :meth:`get_epsilon` a proven lower bound on :math:`\varepsilon(\delta)`).  The pair's
+    expectation is evaluated with :func:`shufflekit.numeric.blanket.blanket_delta_exact`.
+    """
+
+    kind = Kind.LOWER
+    certificate = "seed 002 Thm 5 (exact divergence of named replace-one pairs); binomial sums"
+
+    def __init__(self, mech, n: int, *, adjacency: str = "replace-one"):
+        from shufflekit.numeric.gparv_law import numeric_eps0
+
+        self.method, self.mechanism, self.n, self.adjacency = "lower", mech, n, adjacency
+        self._inner = LowerAccountant.of(mech, n)
+        self.eps_max = numeric_eps0(mech)
+
+    def get_delta(self, epsilon: float) -> Bound:
+        t0 = time.perf_counter()
+        epsilon = check_epsilon(epsilon)
+        v, err, tr = self._inner.delta(epsilon)
+        return self._bound("delta", epsilon, v, min(v + 2 * err, 1.0),
+                           seconds=time.perf_counter() - t0,
+                           note=f"worst triple x0={tr.x0!r}, x1={tr.x1!r}, z={tr.z!r}")
+
+
+@register("lower", kind=Kind.LOWER, supports=lower_supported, adjacencies=("replace-one",),
+          summary="seed 002 Thm 5 lower bound (exact divergence of the best (x0, x1, z) pairs)")
+def _lower(mech, n, *, adjacency="replace-one", **options):
+    """Seed 002, Thm 5: a certified lower bound over replace-one pairs."""
+    return Theorem5Accountant(mech, n, adjacency=adjacency)
