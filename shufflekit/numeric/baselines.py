@@ -27,7 +27,6 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from shufflekit.numeric.blanket import LOG_TAIL, SPECIAL_REL_ERR, _radius
 from shufflekit.numeric.gparv_law import _to_numpy, ratio_laws
 from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
 
@@ -171,40 +170,73 @@ def clone_delta(eps0: float, n: int, epsilon: float) -> tuple[float, float]:
     :math:`\Delta\sim\mathrm{Bern}(p)`, :math:`p = e^{\varepsilon_0}/(e^{\varepsilon_0}+1)`,
     :math:`P_0^C = (A+\Delta, C-A+1-\Delta)`, :math:`P_1^C = (A+1-\Delta, C-A+\Delta)`.
     Given :math:`C=c`, with :math:`b_c` the Bin(c, 1/2) pmf,
-    :math:`P_0(a) = p\,b_c(a-1) + (1-p)\,b_c(a)`, :math:`P_1(a) = (1-p)\,b_c(a-1) + p\,b_c(a)`;
-    the ratio :math:`b_c(a-1)/b_c(a) = a/(c-a+1)` increases in :math:`a`, so
-    :math:`(P_0 - e^\varepsilon P_1)_+` is positive exactly for :math:`a\ge a^*` and
+    :math:`P_0(a) = p\,b_c(a-1) + (1-p)\,b_c(a)`, :math:`P_1(a) = (1-p)\,b_c(a-1) + p\,b_c(a)`, so
 
     .. math::
-        D = \sum_c P(C=c)\big[(p - e^\varepsilon(1-p))\,P(B_c\ge a^*-1)
-            + (1-p-e^\varepsilon p)\,P(B_c\ge a^*)\big],\quad
-        a^* = \min\{a: a(p-e^\varepsilon(1-p)) > (c+1-a)(e^\varepsilon p-(1-p))\}.
+        D = \sum_c P(C=c)\sum_{a=0}^{c+1}\big(\mathcal A\,b_c(a-1) + \mathcal B\,b_c(a)\big)_+,
+        \quad \mathcal A = p - e^\varepsilon(1-p),\ \mathcal B = 1-p-e^\varepsilon p .
 
-    The two directions are equal by symmetry.  Returns ``(upper bound, error)``.
+    (The two directions are equal by symmetry.)  Enclosed with the certified binomial rows of
+    :mod:`shufflekit.numeric.positive_part`: :math:`\mathcal A,\mathcal B` as Arb balls (upper
+    ends for the upper bound), the inner sums over certified pmf windows (beyond a window the
+    summand is at most :math:`\mathcal A\,b_c(a-1)`, bounded by the certified tail), the outer
+    sum in Arb, and :math:`P(C\notin\text{window})\,\mathcal A` added to the upper end.
+    Returns ``(upper bound, width of the enclosure)`` (legacy shape; see :func:`clone_enclosure`).
     """
+    lo, hi = clone_enclosure(eps0, n, epsilon)
+    return hi, hi - lo
+
+
+def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> tuple[float, float]:
+    """Float enclosure ``(lo, hi)`` of the clone divergence (see :func:`clone_delta`)."""
+    from flint import arb, ctx
+
+    from shufflekit.numeric.positive_part import REL_TARGET, U, rows_for
+
     eps0, n, epsilon = _check_eps0(eps0), check_n(n), check_epsilon(epsilon)
-    e = math.exp(epsilon)
-    p = math.exp(eps0) / (math.exp(eps0) + 1)
-    A = p - e * (1 - p)          # coefficient of b_c(a-1)
-    B = 1 - p - e * p            # coefficient of b_c(a) (< 0)
-    if A <= 0:
+    ctx.prec = 128
+    E0 = arb(eps0).exp()
+    p = E0 / (E0 + 1)
+    e = arb(epsilon).exp()
+    Aq, Bq = p - e * (1 - p), 1 - p - e * p
+    if Aq.upper() <= 0:
         return 0.0, 0.0
-    q = math.exp(-eps0)
+    a_hi, a_lo = float(Aq.upper()), float(Aq.lower())
+    b_hi, b_lo = float(Bq.upper()), float(Bq.lower())
     N = n - 1
-    mean, var = N * q, N * q * (1 - q)
-    t = float(_radius(var))
-    c = np.arange(max(0, math.ceil(mean - t)), min(N, math.floor(mean + t)) + 1)
-    pc = stats.binom.pmf(c, N, q)
-    rho = (e * p - (1 - p)) / A
-    # a > rho (c + 1 - a)  <=>  a > rho (c+1)/(1+rho)
-    astar = np.floor(rho * (c + 1) / (1 + rho)) + 1
-    s1 = stats.binom.sf(astar - 2, c, 0.5)   # P(B_c >= a*-1)
-    s0 = stats.binom.sf(astar - 1, c, 0.5)   # P(B_c >= a*)
-    terms = A * s1 + B * s0
-    val = float(np.sum(pc * np.maximum(terms, 0.0)))
-    err = float(np.sum(pc * 2 * SPECIAL_REL_ERR * (abs(A) * s1 + abs(B) * s0)))
-    err += 2 * math.exp(-LOG_TAIL) + 1e-14 * val
-    return min(1.0, val + err), 2 * err
+    outer = rows_for(1 / E0, bits, bits).get(N)
+    half = rows_for(arb(0.5), bits, bits)
+    hi_sum, lo_sum = arb(0), arb(0)
+    for idx, c in enumerate(range(outer.lo, outer.hi + 1)):
+        row = half.get(c)
+        b = row.pmf
+        prev = np.concatenate([[0.0], b[:-1]])           # b_c(a-1) for a = lo .. hi
+        up = np.maximum(a_hi * prev * (1 + row.kappa) + b_hi * b * (1 - row.kappa), 0.0)
+        dn = np.maximum(a_lo * prev * (1 - row.kappa) + b_lo * b * (1 + row.kappa), 0.0)
+        # a = hi + 1: A b_c(hi); beyond: A P(B_c > hi); below the window: A P(B_c < lo)
+        t_hi = b[-1] * row.r_hi / (1 - row.r_hi) if row.r_hi else 0.0
+        t_lo = b[0] * row.r_lo / (1 - row.r_lo) if row.r_lo else 0.0
+        last_up = a_hi * b[-1] * (1 + row.kappa)          # a = hi + 1 (b_c(hi + 1) >= 0)
+        last_dn = a_lo * b[-1] * (1 - row.kappa) if row.hi == c else 0.0   # exact when hi = c
+        extra = (last_up + a_hi * (t_hi + t_lo) * (1 + row.kappa)) * (1 + 1e-12)
+        su = (float(np.sum(up)) + extra) * (1 + 8 * U + 2 * up.size * U)
+        sd = (float(np.sum(dn)) + max(last_dn, 0.0)) * (1 - 8 * U - 2 * dn.size * U)
+        w = arb(float(outer.pmf[idx])) * arb(2) ** (outer.E + row.E)
+        hi_sum += w * (1 + arb(outer.kappa)) * arb(su)
+        lo_sum += w * (1 - arb(outer.kappa)) * arb(max(sd, 0.0))
+    # C outside its window: the inner sum is at most A
+    t_out = 0.0
+    if outer.r_lo:
+        t_out += outer.pmf[0] * outer.r_lo / (1 - outer.r_lo)
+    if outer.r_hi:
+        t_out += outer.pmf[-1] * outer.r_hi / (1 - outer.r_hi)
+    budget = arb(t_out * (1 + outer.kappa) * (1 + 1e-12)) * arb(2) ** outer.E * Aq.upper()
+    hi_sum += budget
+    if budget.upper() > REL_TARGET * hi_sum.upper() and bits < 1800 and hi_sum.upper() > 1e-305:
+        return clone_enclosure(eps0, n, epsilon, bits=bits + 200)
+    lo_f = float(lo_sum.lower()) if lo_sum.lower() > 0 else 0.0
+    return (math.nextafter(lo_f, 0.0) if lo_f > 0 else 0.0,
+            min(1.0, math.nextafter(float(hi_sum.upper()), math.inf)))
 
 
 # ----------------------------------------------------------------- Balle et al.
@@ -573,17 +605,16 @@ def _bennett(mech, n, *, adjacency="replace-one", **options):
 def _clone_numeric(mech, n, *, adjacency="replace-one", **options):
     r"""FMT 2021 Thm 3.2 / seed 002 Thm 3: the clone pair's exact divergence dominates every
     :math:`\varepsilon_0`-LDP randomizer's replace-one pairs.  Evaluated by
-    :func:`clone_delta` (float64 binomial sums; its round-off budget is not yet an Arb
-    enclosure, which the certificate says)."""
+    :func:`clone_enclosure` (certified binomial rows, Arb outer sum)."""
     e0 = _ldp_eps0(mech)
 
     def fn(epsilon):
-        hi, err = clone_delta(e0, n, epsilon)
-        return max(hi - err, 0.0), hi, ""
+        lo, hi = clone_enclosure(e0, n, epsilon)
+        return lo, hi, ""
     return DeltaFunctionAccountant(mech, n, adjacency=adjacency, method="clone-numeric",
                                    kind=Kind.UPPER, fn=fn,
-                                   certificate="FMT 2021 Thm 3.2 (all pairs); float64 binomial "
-                                   "sums with a budgeted round-off (not an Arb enclosure)")
+                                   certificate="FMT 2021 Thm 3.2 (all pairs); binomial sums "
+                                   "enclosed with Arb anchors and proven float recurrences")
 
 
 CANONICAL_PAIRS = "canonical pairs only: (x1, x0, ..., x0) vs (x0, x0, ..., x0), both orders"
