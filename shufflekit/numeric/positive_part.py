@@ -72,7 +72,7 @@ FLOOR_BITS = -1000          # entries below 2^-1000 (scaled) end a window
 SHALLOW_BITS = 48           # depth of the side whose tail is bounded relative to the value
 REL_TARGET = 1e-10          # absolute tail budgets are kept below this fraction of the value
 MAX_BITS = 1800             # deepest window (bits below the mode)
-MAX_CELLS = 60_000_000      # refuse beyond this many outer cells
+MAX_CELLS = 300_000_000     # refuse beyond this many outer cells (a time guard)
 TINY_VALUE = 1e-305         # an upper bound below n * 1e-305 (delta < 1e-305) is final
 
 
@@ -303,7 +303,8 @@ def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | No
         floor = min(floor, float(res.hi.log().mid()) * LOG2E - b)
 
 
-MAX_BOX = 3_000_000     # coarsen the law while its outer windows span more cells than this
+MAX_BOX = 3e9           # coarsen the law while its outer windows span more cells than this
+CHUNK_CELLS = 1_000_000     # children expanded at once
 
 
 def _box(g_hi, q, n, bits) -> float:
@@ -374,6 +375,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     we = np.ones(1, dtype=np.int64)
     kap = 0.0                        # relative error of the weights (upper direction)
     budget_m, budget_e = [], []      # absolute tail terms of the upper bound (scaled pairs)
+    settled = {"um": [], "ue": [], "dm": [], "de": []}
     for pos, j in enumerate(levels):
         later = [gh[i] for i in seq[pos + 1:]]
         positive = gh[j] > 0
@@ -409,52 +411,36 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         bm, be = np.frexp(wm * bterm)
         budget_m.append(bm)
         budget_e.append(we + be + E_of)
-        # children
-        idx = np.repeat(np.arange(s.size), widths)
-        start = np.repeat(np.cumsum(widths) - widths, widths)
-        k = np.arange(total) - start
-        kk = lo_of[idx] + k
-        v = flat[offs[inv][idx] + k]
-        # relative tail factors on both edges: edge child weight / (1 - r)
-        fac = np.ones(total)
-        at_lo = k == 0
-        at_hi = k == widths[idx] - 1
-        fac[at_lo] /= (1 - rlo[idx][at_lo]) * (1 - 1e-15)
-        fac[at_hi] /= (1 - rhi[idx][at_hi]) * (1 - 1e-15)
-        wm_u, we_u = _frexp_mul(wm[idx], we[idx], v * fac, E_of[idx])
-        wm_d, we_d = _frexp_mul(wm[idx], we[idx], v, E_of[idx])
-        # the lower direction uses unfactored weights: keep both
+        # children, expanded in chunks of parents (bounded memory), then settled and pruned
         if pos == 0:
-            wmd, wed = wm_d, we_d
-        else:
-            wmd, wed = _frexp_mul(wmd[idx], wed[idx], v, E_of[idx])
-        kkf = kk.astype(np.float64)
-        xu = xu[idx] + gh[j] * kkf
-        xd = xd[idx] + gl[j] * kkf
-        ab = ab[idx] + max(abs(gh[j]), abs(gl[j])) * kkf
-        s = s[idx] + kk
-        wm, we = wm_u, we_u
+            wmd, wed = wm, we
+        row_off = offs[inv]
+        cum = np.cumsum(widths)
+        parts = []
+        first = 0
+        while first < s.size:
+            last = int(np.searchsorted(cum, (cum[first - 1] if first else 0) + CHUNK_CELLS,
+                                       side="right"))
+            last = max(last, first + 1)
+            sl = slice(first, last)
+            parts.append(_expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab,
+                                 wm, we, wmd, wed, gh[j], gl[j], seq[pos + 1:], gl, gh, qq, q0,
+                                 n, r, bits, kap, floor, settled, budget_m, budget_e))
+            first = last
+        s, xu, xd, ab, wm, we, wmd, wed = (np.concatenate([pt[i] for pt in parts])
+                                             for i in range(8))
         del hi_of
-        # prune states whose whole possible contribution w (x_+ + gmax_rem m_rem) is below
-        # 2^floor; the dropped bounds go to the budget (upper bound only)
-        rem = [gh[i] for i in seq[pos + 1:]]
-        gmax_rem = max(0.0, *rem)
-        cap = np.maximum(xu + 4 * (r + 2) * U * ab, 0.0) + gmax_rem * (n - s).astype(np.float64)
-        cm, ce = np.frexp(wm * cap * (1 + 8 * U) * (1 + kap))
-        ce = ce + we
-        thresh = floor
-        small = (ce < thresh) | (cm == 0)
-        if np.any(small) and not np.all(small):
-            budget_m.append(cm[small])
-            budget_e.append(ce[small])
-            keep = ~small
-            s, xu, xd, ab, wm, we = s[keep], xu[keep], xd[keep], ab[keep], wm[keep], we[keep]
-            wmd, wed = wmd[keep], wed[keep]
+        if s.size == 0:
+            break
     if not levels:
         wmd, wed = wm, we
     # ------------------------------------------------------------- inner level
     ex = 4 * (r + 2) * U * ab * (1 + 1e-9)          # float error of the partial sums
-    if q0 == 0:
+    if s.size == 0:
+        hu_m = hu_e = hd_m = hd_e = np.zeros(0)
+        hu_e = hd_e = np.zeros(0, dtype=np.int64)
+        kF, extra = 0.0, None
+    elif q0 == 0:
         # the inner atom takes every remaining user (rho = 1): h = (x - |c| m)_+ exactly
         mf = (n - s).astype(np.float64)
         e2 = 4 * U * (np.abs(xu) + ex + cu * mf)
@@ -469,11 +455,15 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         tm, te = np.frexp(wm[extra[0]] * extra[1])
         budget_m.append(tm)
         budget_e.append(we[extra[0]] + te + extra[2])
-    # contributions
+    # contributions (enumerated states and settled ones)
     cm_u, ce_u = np.frexp(wm * hu_m)
     ce_u = ce_u + we + hu_e
     cm_d, ce_d = np.frexp(wmd * hd_m)
     ce_d = ce_d + wed + hd_e
+    cm_u = np.concatenate([cm_u] + settled["um"])
+    ce_u = np.concatenate([ce_u] + settled["ue"])
+    cm_d = np.concatenate([cm_d] + settled["dm"])
+    ce_d = np.concatenate([ce_d] + settled["de"])
     up, g_up = _scaled_sum(cm_u, ce_u)
     dn, g_dn = _scaled_sum(cm_d, ce_d)
     if budget_m:
@@ -601,3 +591,109 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
     if ext_i:
         extra = (np.concatenate(ext_i), np.concatenate(ext_v), np.concatenate(ext_E))
     return hu_m, hu_e, hd_m, hd_e, kF, extra
+
+
+def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, settled):
+    r"""Settle the states whose remaining users cannot change the sign of :math:`S`.
+
+    Given a state (partial sum :math:`x`, :math:`m` users left, i.i.d. from the conditional law
+    of the later atoms and 0, mean :math:`\mu`, variance :math:`\sigma^2`, :math:`|G-\mu|\le b`):
+
+    * *dead*: :math:`x + m\max(0, g_{>}) \le 0`, so :math:`S \le 0` and the contribution is 0;
+    * *linear*: :math:`D = x + m\mu > 0` and, by Bernstein's inequality
+      :math:`P(S \le D - t) \le e^{-f(t)}`, :math:`f(t) = t^2/(2(m\sigma^2 + bt/3))` (convex,
+      increasing), :math:`\mathbb{E}[S_-] = \int_D^\infty P(S\le D-t)\,dt \le e^{-f(D)}/f'(D)`,
+      which is below :math:`2^{-\mathrm{bits}} D`.  Then :math:`\mathbb{E}[S_+] = D + \mathbb{E}[S_-]
+      \in [D, D + e^{-f(D)}/f'(D)]` (upper atoms for the upper end; the lower end is
+      :math:`\max(D_{lo}, 0)` by Jensen, valid for every state).
+
+    The exponent is lowered by a relative :math:`10^{-6}` and the bound raised by
+    :math:`10^{-6}`, which covers the float evaluation of :math:`f`, exp and log many times
+    over.  Returns the mask of states kept for enumeration (``None``: keep all).
+    """
+    if not later:
+        return None
+    lat = list(later)
+    tot = q0 + float(sum(qq[i] for i in lat))
+    p = np.array([qq[i] / tot for i in lat])
+    out = {}
+    for tag, g, x in (("u", gh, xu), ("d", gl, xd)):
+        gg = np.array([g[i] for i in lat])
+        mu = float(np.dot(p, gg))
+        var = float(np.dot(p, gg * gg)) - mu * mu
+        scale = float(np.dot(p, np.abs(gg)))
+        b = max(float(np.max(np.abs(gg - mu))), abs(mu)) * (1 + 1e-9) + 1e-300
+        out[tag] = (mu, max(var, 0.0) * (1 + 1e-9) + 4 * U * scale * scale, b,
+                    1e-12 * scale)
+    m = (n - s).astype(np.float64)
+    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
+    mu_u, var_u, b_u, dmu_u = out["u"]
+    mu_d, _, _, dmu_d = out["d"]
+    gmax = max(0.0, max(gh[i] for i in lat))
+    dead = (xu + ex + m * gmax) * (1 + 4 * U) <= 0
+    D_up = (xu + ex + m * (mu_u + dmu_u)) * (1 + 4 * U)
+    D_dn = (xd - ex + m * (mu_d - dmu_d)) * (1 - 4 * U) - 4 * U * np.abs(m * mu_d)
+    V = m * var_u
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        den = V + b_u * D_up / 3
+        f = D_up * D_up / (2 * den) * (1 - 1e-6)
+        fprime = D_up * (V + b_u * D_up / 6) / (den * den) * (1 - 1e-6)
+        tail = np.exp(-f) / fprime * (1 + 1e-6)
+        lin = (D_up > 0) & (D_dn > 0) & (tail <= 2.0 ** -bits * D_up)
+    lin &= ~dead
+    if not (np.any(lin) or np.any(dead)):
+        return None
+    if np.any(lin):
+        um, ue = np.frexp(wm[lin] * (D_up[lin] + tail[lin]))
+        dm, de = np.frexp(wmd[lin] * D_dn[lin])
+        settled["um"].append(um)
+        settled["ue"].append(ue + we[lin])
+        settled["dm"].append(dm)
+        settled["de"].append(de + wed[lin])
+    return ~(lin | dead)
+
+
+def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm, we, wmd, wed,
+            gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, kap, floor, settled, budget_m,
+            budget_e):
+    """Children of the parents ``sl`` at one level: weights, partial sums; settle and prune."""
+    w = widths[sl]
+    total = int(w.sum())
+    base = np.arange(s.size)[sl]
+    idx = np.repeat(base, w)
+    start = np.repeat(np.cumsum(w) - w, w)
+    k = np.arange(total) - start
+    kk = lo_of[idx] + k
+    v = flat[row_off[idx] + k]
+    # relative tail factors on both edges: edge child weight / (1 - r)
+    fac = np.ones(total)
+    at_lo = k == 0
+    at_hi = k == widths[idx] - 1
+    fac[at_lo] /= (1 - rlo[idx][at_lo]) * (1 - 1e-15)
+    fac[at_hi] /= (1 - rhi[idx][at_hi]) * (1 - 1e-15)
+    cwm, cwe = _frexp_mul(wm[idx], we[idx], v * fac, E_of[idx])
+    cdm, cde = _frexp_mul(wmd[idx], wed[idx], v, E_of[idx])
+    kkf = kk.astype(np.float64)
+    cxu = xu[idx] + gj_hi * kkf
+    cxd = xd[idx] + gj_lo * kkf
+    cab = ab[idx] + max(abs(gj_hi), abs(gj_lo)) * kkf
+    cs = s[idx] + kk
+    keep = _settle(later, gl, gh, qq, q0, n, cs, cxu, cxd, cab, r, cwm, cwe, cdm, cde, bits,
+                   settled)
+    if keep is not None:
+        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
+                                                 (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
+    # prune states whose whole possible contribution w (x_+ + gmax_rem m_rem) is below
+    # 2^floor; the dropped bounds go to the budget (upper bound only)
+    gmax_rem = max(0.0, *[gh[i] for i in later]) if later else 0.0
+    cap = np.maximum(cxu + 4 * (r + 2) * U * cab, 0.0) + gmax_rem * (n - cs).astype(np.float64)
+    cm, ce = np.frexp(cwm * cap * (1 + 8 * U) * (1 + kap))
+    ce = ce + cwe
+    small = (ce < floor) | (cm == 0)
+    if np.any(small):
+        budget_m.append(cm[small])
+        budget_e.append(ce[small])
+        keep = ~small
+        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
+                                                 (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
+    return cs, cxu, cxd, cab, cwm, cwe, cdm, cde
