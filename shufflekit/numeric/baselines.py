@@ -358,7 +358,6 @@ import time  # noqa: E402
 
 from flint import arb, ctx  # noqa: E402
 
-from shufflekit.errors import CannotCertify as ContractCannotCertify  # noqa: E402
 from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
 from shufflekit.numeric.bound import Bound, Kind, interval_of_arb  # noqa: E402
 

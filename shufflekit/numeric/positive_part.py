@@ -48,6 +48,11 @@ window must go (:func:`expected_positive_part` deepens it until this budget is b
 :math:`10^{-10}` of the value, which is what makes deep tails work: the budget is relative to
 the answer, not a fixed :math:`e^{-60}`).
 
+**Settled states.**  A state whose remaining users cannot change the sign of the sum is not
+expanded further: if even the largest remaining atoms cannot make it positive it contributes
+0; if Bernstein's inequality makes the negative part negligible (below :math:`2^{-\mathrm{bits}}`
+of the mean) its contribution is the conditional mean plus that proven bound (:func:`_settle`).
+
 **Summation.**  Weights are kept as (mantissa, exponent) pairs (``frexp``; exact), so products
 of many small factors never underflow; the final sum scales every term to the largest exponent
 (terms that underflow there are bounded by :math:`2^{-1074}` each) and sums non-negative floats
