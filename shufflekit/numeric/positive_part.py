@@ -308,7 +308,7 @@ def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | No
         floor = min(floor, float(res.hi.log().mid()) * LOG2E - b)
 
 
-MAX_BOX = 3e9           # coarsen the law while its outer windows span more cells than this
+MAX_BOX = 1e11           # coarsen the law while its outer windows span more cells than this
 CHUNK_CELLS = 1_000_000     # children expanded at once
 
 
