@@ -42,8 +42,8 @@ EXPORTS: dict[str, tuple[str, str | None]] = {
     "PrivacyProfile": ("shufflekit.numeric.accountant", "PrivacyProfile"),
     "Bound": ("shufflekit.numeric.bound", "Bound"),
     "Kind": ("shufflekit.numeric.bound", "Kind"),
-    # ---- composition: `compose` is exported here once shufflekit.numeric.composition exists:
-    # "compose": ("shufflekit.numeric.composition", "compose"),
+    "compose": ("shufflekit.numeric.composition", "compose"),
+    "CentralGaussian": ("shufflekit.numeric.gaussian", "CentralGaussian"),
     # symbolic
     "Series": ("shufflekit.symbolic.series", "Series"),
     "Derivation": ("shufflekit.symbolic.derivation", "Derivation"),

@@ -227,3 +227,94 @@ def central_gaussian_profile(sigma: Any, n: Any, epsilons: Sequence[float] | Non
     return PrivacyProfile(method="exact", bound="exact", points=tuple(pts), n=n,
                           mechanism={"name": "central-gaussian", "sigma": str(sigma), "mu": mu,
                                      "sensitivity": f"1/{n}", "noise_sd": check_sigma(sigma) / math.sqrt(n)})
+
+
+# ============================================================================ registry entries
+from dataclasses import dataclass  # noqa: E402
+
+from flint import arb, ctx  # noqa: E402
+
+from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
+from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
+
+
+@dataclass(frozen=True)
+class CentralGaussian:
+    r"""The central Gaussian mean estimator :math:`\mathsf{GM}(\sigma)` of seed 000 (eq. (gm-def)):
+    zero-out sensitivity :math:`1/n`, noise :math:`\sigma/\sqrt n`."""
+
+    sigma: float
+    name: str = "central-gaussian"
+
+    def __post_init__(self):
+        object.__setattr__(self, "sigma", check_sigma(self.sigma))
+
+    def describe(self) -> dict:
+        return {"name": self.name, "sigma": self.sigma}
+
+
+def gdp_delta_arb(epsilon: float, mu: Any, *, rel: float = 1e-15):
+    r"""Arb ball containing :math:`\Phi(-\varepsilon/\mu+\mu/2) - e^\varepsilon\Phi(-\varepsilon/\mu-\mu/2)`.
+
+    ``mu`` may be a float or an Arb ball.  The working precision doubles until the ball's
+    relative radius is below ``rel`` (the two terms cancel when :math:`\varepsilon/\mu` is large;
+    Arb's erfc has no underflow, so :math:`\delta = 10^{-300}` keeps its digits)."""
+    prec = 128
+    while True:
+        ctx.prec = prec
+        e, m = arb(epsilon), arb(mu) if not isinstance(mu, arb) else mu
+        s2 = arb(2).sqrt()
+        t1 = ((e / m - m / 2) / s2).erfc() / 2
+        t2 = e.exp() * ((e / m + m / 2) / s2).erfc() / 2
+        d = t1 - t2
+        if d > 0 and d.rad() <= rel * d.mid().abs_lower():
+            return d
+        if prec > 1 << 14:
+            return d
+        prec *= 2
+
+
+def central_gaussian_supported(mech) -> bool | str:
+    if getattr(mech, "name", None) == "central-gaussian" and hasattr(mech, "sigma"):
+        return True
+    return "this method needs the central Gaussian mechanism (CentralGaussian(sigma))"
+
+
+class CentralGaussianAccountant(Accountant):
+    r"""Exact profile of :math:`\mathsf{GM}(\sigma)` for ``n`` users (Balle and Wang 2018, Thm 8;
+    seed 000, App. A.1): :math:`\delta(\varepsilon) = \Phi(-\varepsilon/\mu+\mu/2) -
+    e^\varepsilon\Phi(-\varepsilon/\mu-\mu/2)`, :math:`\mu = 1/(\sigma\sqrt n)`, evaluated as an Arb
+    ball (``exact``).  ``gdp`` reports the same curve read as :math:`\mu`-GDP (Dong, Roth, Su
+    2022, Cor. 2.13), which :math:`\mathsf{GM}(\sigma)` is exactly."""
+
+    kind = Kind.EXACT
+    adjacency = "n/a"
+
+    def __init__(self, mech, n: int, *, method: str):
+        self.mechanism, self.n, self.method = mech, n, method
+        ctx.prec = 256
+        self._mu = 1 / (arb(mech.sigma) * arb(n).sqrt())
+        self.certificate = ("Balle-Wang 2018 Thm 8 (sensitivity 1/n, noise sigma/sqrt(n)); Arb"
+                            if method == "exact" else "Dong-Roth-Su 2022 Cor. 2.13 (mu-GDP); Arb")
+
+    def get_delta(self, epsilon: float) -> Bound:
+        t0 = time.perf_counter()
+        epsilon = check_epsilon(epsilon)
+        return Bound.from_arb("delta", epsilon, gdp_delta_arb(epsilon, self._mu), kind=self.kind,
+                              method=self.method, adjacency=self.adjacency, pairs=self.pairs,
+                              certificate=self.certificate, seconds=time.perf_counter() - t0)
+
+
+@register("exact", kind=Kind.EXACT, supports=central_gaussian_supported, adjacencies=("n/a",),
+          default_for=lambda m: getattr(m, "name", None) == "central-gaussian",
+          summary="exact central Gaussian profile (Balle-Wang Thm 8), Arb")
+def _central_exact(mech, n, *, adjacency="n/a", **options):
+    """Central Gaussian, exact curve in Arb."""
+    return CentralGaussianAccountant(mech, n, method="exact")
+
+
+@register("gdp", kind=Kind.EXACT, supports=central_gaussian_supported, adjacencies=("n/a",),
+          summary="mu-GDP curve of the central Gaussian (Dong-Roth-Su Cor. 2.13), Arb")
+def _central_gdp(mech, n, *, adjacency="n/a", **options):
+    """Central Gaussian as mu-GDP, mu = 1/(sigma sqrt(n)), in Arb."""
+    return CentralGaussianAccountant(mech, n, method="gdp")

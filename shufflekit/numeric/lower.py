@@ -13,9 +13,9 @@ the shuffled hockey-stick divergence is exactly
 datasets, so the value is a lower bound on the mechanism's profile; the code tries
 every triple :math:`(x^0, x^1, z)` with :math:`x^0\ne x^1` and :math:`R_z` covering the
 support of :math:`R_{x^0}, R_{x^1}`, grouped into distinct laws, and keeps the largest.
-The expectation is evaluated with the certified machinery of
-:mod:`shufflekit.numeric.blanket`; the reported value is its *lower* end
-(``value - error``), so it never exceeds the true divergence.
+The expectation is enclosed with the certified machinery of
+:mod:`shufflekit.numeric.positive_part` (Arb); the reported value is the *lower* end of the
+enclosure, so it never exceeds the true divergence.
 """
 from __future__ import annotations
 
@@ -26,8 +26,7 @@ from typing import Sequence
 
 import numpy as np
 
-from shufflekit.numeric.blanket import blanket_delta_exact, describe_mechanism
-from shufflekit.numeric.blanket_fft import blanket_delta_fft
+from shufflekit.numeric.blanket import describe_mechanism, law_enclosure
 from shufflekit.numeric.gparv_law import RatioLaw, _merge, _to_numpy
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
                                         check_epsilon, check_n)
@@ -72,18 +71,23 @@ def theorem5_laws(mech) -> list[Triple]:
     return out
 
 
+def lower_enclosure(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float]:
+    r"""Enclosure ``(lo, hi)`` of the Theorem 5 value of one triple's law at ``epsilon``.
+
+    :math:`G = \alpha - e^\varepsilon\beta` with :math:`\alpha = R_{x^0}/R_z`,
+    :math:`\beta = R_{x^1}/R_z`, probabilities :math:`R_z` (no zero atom), enclosed exactly
+    as the blanket value (:func:`shufflekit.numeric.blanket.law_enclosure`: atoms with a
+    relative radius covering the float ratios and the 12-digit class merge, probabilities
+    with their float error, Arb-certified sums).  ``lo`` is a proven lower bound on the
+    divergence of the pair, hence on the mechanism's profile.
+    """
+    return law_enclosure(law, epsilon, n)
+
+
 def _lower_of_law(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float]:
-    e = math.exp(epsilon)
-    g = law.alpha - e * law.beta
-    q = law.weight
-    # interval atoms: the lower end of the expectation uses atoms minus their margin
-    margin = 8 * 2.0 ** -53 * (np.abs(law.alpha) + e * np.abs(law.beta))
-    try:
-        v, err = blanket_delta_exact(g - margin, q, n, zero_mass=0.0, margins=np.zeros_like(g))
-    except CannotCertify:
-        spread = float(np.max(g) - np.min(g))
-        v, err = blanket_delta_fft(g - margin, q, n, l=max(spread, 1e-12) / 4000, zero_mass=0.0)
-    return max(v - err, 0.0), err
+    """(lower end, width) of :func:`lower_enclosure` (legacy shape)."""
+    lo, hi = lower_enclosure(law, epsilon, n)
+    return lo, hi - lo
 
 
 def lower_delta(mech, epsilon: float, n: int) -> tuple[float, float, Triple]:
@@ -165,3 +169,58 @@ def _epsilon_lower(delta_low, delta: float, *, rel_tol: float) -> float:
 def lower_profile(mech, n: int, epsilons: Sequence[float]) -> PrivacyProfile:
     """Theorem 5 lower bound at each epsilon (worst triple found by search)."""
     return LowerAccountant.of(mech, n).profile(epsilons)
+
+
+# ===================================================================== registry entry
+from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
+from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
+
+
+def lower_supported(mech) -> bool | str:
+    from shufflekit.numeric.blanket import is_finite_ldp
+
+    ok = is_finite_ldp(mech)
+    if ok is not True:
+        return ok
+    try:
+        theorem5_laws(mech)
+    except ValueError as exc:
+        return str(exc)
+    return True
+
+
+class Theorem5Accountant(Accountant):
+    r"""Lower bound of seed 002, Thm 5: the exact divergence of the pairs
+    :math:`(x^0, z, \dots, z)` vs :math:`(x^1, z, \dots, z)`, maximised over the triples.
+
+    Each such pair is a replace-one neighbouring pair, so its divergence is at most the
+    mechanism's worst case: ``lo`` is a proven lower bound on the true :math:`\delta(\varepsilon)`
+    (and :meth:`get_epsilon` a proven lower bound on :math:`\varepsilon(\delta)`).  The pair's
+    expectation is evaluated with :func:`shufflekit.numeric.blanket.blanket_delta_exact`.
+    """
+
+    kind = Kind.LOWER
+    certificate = ("seed 002 Thm 5 (exact divergence of named replace-one pairs); multinomial "
+                   "sums enclosed with Arb anchors and proven float recurrences")
+
+    def __init__(self, mech, n: int, *, adjacency: str = "replace-one"):
+        from shufflekit.numeric.gparv_law import numeric_eps0
+
+        self.method, self.mechanism, self.n, self.adjacency = "lower", mech, n, adjacency
+        self._inner = LowerAccountant.of(mech, n)
+        self.eps_max = numeric_eps0(mech)
+
+    def get_delta(self, epsilon: float) -> Bound:
+        t0 = time.perf_counter()
+        epsilon = check_epsilon(epsilon)
+        v, err, tr = self._inner.delta(epsilon)
+        return self._bound("delta", epsilon, v, min(v + err, 1.0),
+                           seconds=time.perf_counter() - t0,
+                           note=f"worst triple x0={tr.x0!r}, x1={tr.x1!r}, z={tr.z!r}")
+
+
+@register("lower", kind=Kind.LOWER, supports=lower_supported, adjacencies=("replace-one",),
+          summary="seed 002 Thm 5 lower bound (exact divergence of the best (x0, x1, z) pairs)")
+def _lower(mech, n, *, adjacency="replace-one", **options):
+    """Seed 002, Thm 5: a certified lower bound over replace-one pairs."""
+    return Theorem5Accountant(mech, n, adjacency=adjacency)

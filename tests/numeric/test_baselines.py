@@ -90,3 +90,42 @@ def test_bad_inputs():
         bl.hoeffding_delta(non_ldp, 100, 0.1)
     with pytest.raises(ValueError, match="LDP"):
         bl.stronger_clone_applies(non_ldp)
+
+
+# ----------------------------------------------------------------- registry entries
+def test_registered_kinds_are_what_each_method_proves():
+    from shufflekit.numeric.accountant import methods
+
+    kinds = {m.name: str(m.kind) for m in methods()}
+    assert kinds["chernoff"] == "heuristic"
+    for name in ("blanket", "clone", "clone-numeric", "stronger-clone", "hoeffding", "bennett"):
+        assert kinds[name] == "upper"
+    assert kinds["lower"] == "lower"
+    assert kinds["exact"] == kinds["gdp"] == "exact"
+
+
+def test_chernoff_is_never_labelled_upper_below_the_theorem5_lower_bound():
+    """The issue's counterexample: 10-RR, eps0 = 10, n = 1e7, eps = 0.5.  Chernoff's delta lies
+    far below the certified Theorem 5 lower bound of a real neighbouring pair (the issue
+    measured 640x), so it must not be reported as an upper bound."""
+    from shufflekit.numeric.accountant import accountant
+
+    mech = make("krr", k=10, eps0=10)
+    n = 10**7
+    low = accountant(mech, n, method="lower").get_delta(0.5)
+    ch = accountant(mech, n, method="chernoff").get_delta(0.5)
+    assert str(ch.kind) == "heuristic" and "canonical" in ch.pairs
+    assert ch.hi * 100 < low.lo            # it really is below a proven lower bound
+    for name in ("bennett", "hoeffding", "clone"):
+        up = accountant(mech, n, method=name).get_delta(0.5)
+        assert up.hi >= low.lo, name
+
+
+def test_closed_form_accountant_brackets_its_inverse():
+    from shufflekit.numeric.accountant import accountant
+
+    acc = accountant(make("rr", eps0=1), 5000, method="clone")
+    eps = acc.get_epsilon(1e-5)
+    assert f"{eps.value:.3f}" == "0.271"          # seed 001, Table 6
+    d = acc.get_delta(eps.value)
+    assert d.hi <= 1e-5 * (1 + 1e-8) and d.lo <= 1e-5 <= d.hi * (1 + 1e-8)

@@ -18,8 +18,8 @@ from shufflekit.numeric.blanket_fft import (DECAY_LENGTH, BlanketFFTAccountant, 
                                             saddle_tilt)
 from shufflekit.numeric.bound import Kind
 from shufflekit.numeric.gparv_law import ratio_laws
-from tests.mechanisms.strategies import probability_rows
-from tests.numeric.shuffle_bruteforce import worst_shuffled_delta
+from shufflekit.verify.strategies import probability_rows
+from shufflekit.verify.brute_force import worst_shuffled_delta
 
 
 def exact_enclosure(law, eps: float, n: int) -> tuple[float, float]:

@@ -1,0 +1,704 @@
+r"""Certified enclosure of :math:`\mathbb{E}[(G_1+\dots+G_n)_+]` for i.i.d. finite :math:`G`.
+
+This is the arithmetic behind the exact blanket bound (seed 002, Thm 4) and the exact Theorem 5
+lower bound: both are :math:`\frac1n\mathbb{E}[(\sum_i G_i)_+]` for a law with atoms
+:math:`g_1,\dots,g_r` (probabilities :math:`q_1,\dots,q_r`) and :math:`0` (probability :math:`q_0`).
+
+**Decomposition.**  The counts :math:`(N_1,\dots,N_r)` are multinomial.  Conditioning in turn,
+:math:`N_j \mid N_1..N_{j-1} \sim \mathrm{Bin}(m_j, \rho_j)`, :math:`m_j = n - \sum_{i<j}N_i`,
+:math:`\rho_j = q_j/(q_0+\sum_{i\ge j}q_i)`.  The *outer* levels (all atoms but one negative atom
+:math:`c`) are enumerated over windows; the *inner* atom is summed in closed form: with
+:math:`x` the partial sum, :math:`W\sim\mathrm{Bin}(m,\rho)`, :math:`J=\lfloor x/|c|\rfloor`,
+:math:`F` the cdf and :math:`F_2(j)=\sum_{i\le j}F(i)`, summation by parts gives
+
+.. math::
+    h(x,m) = \mathbb{E}[(x - |c|W)_+] = \sum_{w\le J}\mathrm{pmf}(w)(x-|c|w)
+           = (x-|c|J)\,F(J) + |c|\,F_2(J-1),
+
+a sum of non-negative terms (no cancellation).  For *any* integer :math:`K` the same expression
+with :math:`K` in place of :math:`J` is :math:`\le h` (it adds negative or drops non-negative
+terms), so the maximum over :math:`K \in\{\tilde K-1,\tilde K,\tilde K+1\}` around the computed
+:math:`\tilde K` is exact whenever the floating floor is off by at most one (it is, for
+:math:`x/|c| < 2^{52}`).  Outside the inner window, :math:`h \ge x - |c|m\rho` (Jensen) and
+:math:`h \le x - |c|m\rho + |c|\,m\,P(W>J)` above it, :math:`0 \le h \le x\,P(W\le J)` below it.
+
+**Binomial rows** (:class:`BinomialRow`).  One Arb value per row, the pmf at the mode from the
+exact log-gamma (``arb.lgamma``), then the float recurrences
+:math:`\mathrm{pmf}(k+1)=\mathrm{pmf}(k)\frac{(m-k)}{(k+1)}\frac{\rho}{1-\rho}` outward.  Each step
+is two IEEE roundings plus one for the running product, and the float ratio
+:math:`\rho/(1-\rho)` carries the relative error of its Arb ball, so after :math:`d` steps the
+relative error is at most :math:`(1+e_0)(1+3u+e_R)^d - 1` (:math:`u=2^{-53}`).  Rows are scaled
+by an exact power of two (largest entry near :math:`2^{900}`) so no entry used is subnormal:
+entries below :math:`2^{-1000}` end the window.  Tails beyond a window edge :math:`k` are bounded
+geometrically: the ratio of consecutive pmf values is monotone, so
+:math:`\sum_{j\ge1}\mathrm{pmf}(k\pm j) \le \mathrm{pmf}(k)\,r/(1-r)` and
+:math:`\sum_{j\ge1} j\,\mathrm{pmf}(k\pm j)\le\mathrm{pmf}(k)\,r/(1-r)^2`.
+
+**Dropped tails of the outer levels** (upper bound only; the lower bound simply drops them,
+all contributions being :math:`\ge 0`).  Order the positive atoms decreasingly, then the
+non-positive ones increasingly.  Then :math:`g_j` is at least (positive) or at most
+(non-positive) every later atom and 0, and a coupling (turn one later user into a
+:math:`g_j`-user) shows :math:`E_k = \mathbb{E}[(S)_+\mid N_j=k,\dots]` is monotone in
+:math:`k`, with increments at most :math:`D_j = g_j - \min(0, g_{>j})` (resp.
+:math:`\max(0,g_{>j}) - g_j`).  On the side where :math:`E_k` decreases away from the window,
+:math:`\sum_{k\,\mathrm{out}}\mathrm{pmf}(k)E_k \le \mathrm{pmf}(\mathrm{edge})\frac{r}{1-r}E_\mathrm{edge}`
+(the edge child's weight is multiplied by :math:`1/(1-r)`); on the other side the same plus
+:math:`\mathrm{pmf}(\mathrm{edge})\,D_j\,r/(1-r)^2`, an absolute term that sets how deep that
+window must go (:func:`expected_positive_part` deepens it until this budget is below
+:math:`10^{-10}` of the value, which is what makes deep tails work: the budget is relative to
+the answer, not a fixed :math:`e^{-60}`).
+
+**Settled states.**  A state whose remaining users cannot change the sign of the sum is not
+expanded further: if even the largest remaining atoms cannot make it positive it contributes
+0; if Bernstein's inequality makes the negative part negligible (below :math:`2^{-\mathrm{bits}}`
+of the mean) its contribution is the conditional mean plus that proven bound (:func:`_settle`).
+
+**Summation.**  Weights are kept as (mantissa, exponent) pairs (``frexp``; exact), so products
+of many small factors never underflow; the final sum scales every term to the largest exponent
+(terms that underflow there are bounded by :math:`2^{-1074}` each) and sums non-negative floats
+(relative error :math:`\gamma_N = Nu/(1-Nu)`, Higham, Lemma 3.1 / eq. (4.4), any order).  Every
+relative error is collected in :math:`\kappa` and applied outward at the end; the result is an
+Arb ball ``[lo, hi]`` (``lo`` from the lower atoms rounded down, ``hi`` from the upper atoms
+rounded up).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from flint import arb, ctx
+
+U = 2.0 ** -53
+LOG2E = 1.0 / math.log(2.0)
+SCALE_BITS = 900            # the largest entry of a row is scaled to about 2^900
+FLOOR_BITS = -1000          # entries below 2^-1000 (scaled) end a window
+SHALLOW_BITS = 48           # depth of the side whose tail is bounded relative to the value
+REL_TARGET = 1e-10          # absolute tail budgets are kept below this fraction of the value
+MAX_BITS = 1800             # deepest window (bits below the mode)
+MAX_CELLS = 300_000_000     # refuse beyond this many outer cells (a time guard)
+TINY_VALUE = 1e-305         # an upper bound below n * 1e-305 (delta < 1e-305) is final
+
+
+def gamma_n(k: int) -> float:
+    r""":math:`\gamma_k = ku/(1-ku)` (rounded up by a relative 1e-10)."""
+    return k * U / (1.0 - k * U) * (1 + 1e-10)
+
+
+def growth(steps: int, per_step: float) -> float:
+    r"""Upper bound on :math:`(1+a)^d - 1` for :math:`a = ` ``per_step``, :math:`d = ` ``steps``
+    (:math:`(1+a)^d \le e^{ad}` and :math:`e^x - 1 \le x e^x`)."""
+    x = steps * per_step
+    if x > 1e-3:
+        raise ArithmeticError("recurrence too long for the error model")
+    return x * math.exp(x) * (1 + 1e-10)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A probability :math:`\\rho` as an Arb ball and float ratios with their relative errors."""
+
+    ball: arb
+    ratio: float        # rho/(1-rho)
+    ratio_err: float
+    inv_ratio: float    # (1-rho)/rho
+    inv_ratio_err: float
+    lo: float           # float interval of rho
+    hi: float
+
+    @classmethod
+    def of(cls, ball: arb) -> "Param":
+        ctx.prec = 128
+        r = ball / (1 - ball)
+        ir = (1 - ball) / ball
+        rf, irf = float(r.mid()), float(ir.mid())
+
+        def rel(f, b):
+            return float((abs(arb(f) - b) / abs(b)).upper()) + 1e-30
+        lo, hi = float(ball.lower()), float(ball.upper())
+        return cls(ball, rf, rel(rf, r), irf, rel(irf, ir), math.nextafter(lo, -1.0),
+                   math.nextafter(hi, 2.0))
+
+
+@dataclass(frozen=True)
+class BinomialRow:
+    r"""Window ``[lo, hi]`` of the pmf of :math:`\mathrm{Bin}(m,\rho)`, scaled by :math:`2^{-E}`.
+
+    For ``k`` in the window the true pmf lies in ``pmf[k-lo] * 2^E * [1-kappa, 1+kappa]``.
+    ``r_lo``/``r_hi`` bound the ratio of consecutive pmf values beyond each edge (``0`` when
+    the edge is ``0`` or ``m``).
+    """
+
+    m: int
+    lo: int
+    hi: int
+    pmf: np.ndarray
+    E: int
+    kappa: float
+    r_lo: float
+    r_hi: float
+
+
+def _window(m: int, rho: float, bits_low: float, bits_high: float) -> tuple[int, int, int]:
+    """(mode, lo, hi) from a normal/Bernstein heuristic (the tails are certified afterwards)."""
+    mode = min(m, max(0, int(math.floor((m + 1) * rho))))
+    var = m * rho * (1 - rho)
+
+    def rad(bits):        # Bernstein: P(|N - mean| >= t) <= exp(-t^2 / (2 (var + t/3)))
+        L = bits * math.log(2.0)
+        return L / 3 + math.sqrt(L * L / 9 + 2 * L * var) + 2
+
+    return mode, max(0, int(mode - rad(bits_low))), min(m, int(math.ceil(mode + rad(bits_high))))
+
+
+def binomial_row(m: int, p: Param, bits_low: float, bits_high: float) -> BinomialRow:
+    """The certified scaled pmf window of Bin(m, rho) (see the module docstring)."""
+    mode, lo, hi = _window(m, float(p.ball.mid()), bits_low, bits_high)
+    ctx.prec = 128
+    rho = p.ball
+    logpmf = (arb(m + 1).lgamma() - arb(mode + 1).lgamma() - arb(m - mode + 1).lgamma()
+              + (rho.log() * mode if mode else arb(0))
+              + ((1 - rho).log() * (m - mode) if m - mode else arb(0)))
+    E = int(math.floor(float(logpmf.mid()) * LOG2E)) - SCALE_BITS
+    anchor = (logpmf - arb(E) * arb(2).log()).exp()
+    a = float(anchor.mid())
+    e0 = float((abs(arb(a) - anchor) / anchor).upper()) + U
+    # upward ratios (k -> k+1) and downward (k -> k-1), float
+    ku = np.arange(mode, hi, dtype=np.float64)            # k = mode .. hi-1
+    up = ((m - ku) * p.ratio) / (ku + 1.0)
+    kd = np.arange(mode, lo, -1, dtype=np.float64)        # k = mode .. lo+1
+    dn = (kd * p.inv_ratio) / (m - kd + 1.0)
+    right = a * np.cumprod(up) if up.size else np.zeros(0)
+    left = a * np.cumprod(dn) if dn.size else np.zeros(0)
+    floor = 2.0 ** FLOOR_BITS
+    # end the window where entries fall below 2^-1000 (never subnormal)
+    if right.size and right[-1] < floor:
+        cut = int(np.argmax(right < floor))
+        right = right[:cut]
+    if left.size and left[-1] < floor:
+        cut = int(np.argmax(left < floor))
+        left = left[:cut]
+    pmf = np.concatenate([left[::-1], [a], right])
+    lo, hi = mode - left.size, mode + right.size
+    steps = max(left.size, right.size) + 1
+    kappa = e0 + growth(steps, 3 * U + max(p.ratio_err, p.inv_ratio_err)) + 2 * U
+    kappa *= 1 + 1e-6
+    # ratio bounds beyond the edges (monotone ratios), rounded up by a relative 1e-12
+    r_lo = 0.0 if lo == 0 else lo * p.inv_ratio * (1 + p.inv_ratio_err) / (m - lo + 1) * (1 + 1e-12)
+    r_hi = 0.0 if hi == m else (m - hi) * p.ratio * (1 + p.ratio_err) / (hi + 1) * (1 + 1e-12)
+    return BinomialRow(m, lo, hi, pmf, E, kappa, r_lo, r_hi)
+
+
+@dataclass
+class Rows:
+    """A cache of rows of one binomial parameter at one pair of depths."""
+
+    p: Param
+    bits_low: float
+    bits_high: float
+    cache: dict
+
+    def get(self, m: int) -> BinomialRow:
+        row = self.cache.get(m)
+        if row is None:
+            row = binomial_row(int(m), self.p, self.bits_low, self.bits_high)
+            if len(self.cache) > 20000:
+                self.cache.clear()
+            self.cache[m] = row
+        return row
+
+
+_ROWS: dict = {}
+
+
+def rows_for(p_ball: arb, bits_low: float, bits_high: float) -> Rows:
+    key = (p_ball.mid().str(30), p_ball.rad().str(5), round(bits_low, 3), round(bits_high, 3))
+    hit = _ROWS.get(key)
+    if hit is None:
+        if len(_ROWS) > 64:
+            _ROWS.clear()
+        hit = _ROWS[key] = Rows(Param.of(p_ball), bits_low, bits_high, {})
+    return hit
+
+
+# ------------------------------------------------------------------ scaled sums
+def _frexp_mul(m1, e1, v, E):
+    """(m1 * 2^e1) * (v * 2^E) as a normalised (mantissa, exponent) pair (one rounding)."""
+    m, e = np.frexp(m1 * v)
+    return m, e1 + e + E
+
+
+def _scaled_sum(mant: np.ndarray, expo: np.ndarray) -> tuple[arb, float]:
+    """Ball ``[S(1-g), S(1+g)] + [0, underflow]`` containing sum(mant * 2^expo), mant >= 0."""
+    ctx.prec = 128
+    keep = mant > 0
+    if not np.any(keep):
+        return arb(0), 0.0
+    mant, expo = mant[keep], expo[keep]
+    Emax = int(expo.max())
+    terms = np.ldexp(mant, (expo - Emax).astype(np.int64))
+    s = float(np.sum(terms))
+    under = int(np.count_nonzero(terms < 2.0 ** -1022))
+    g = gamma_n(mant.size) + 2 * U * (under > 0)
+    hi = arb(s) * (1 + arb(g)) + arb(under) * arb(2) ** -1074
+    hi = hi * arb(2) ** Emax
+    lo = arb(s) * (1 - arb(g)) * arb(2) ** Emax
+    return lo.union(hi), float(g)
+
+
+# ------------------------------------------------------------------ the expectation
+@dataclass(frozen=True)
+class Positive:
+    """Result: ``[lo, hi]`` encloses E[(S)_+]; ``budget`` is the upper bound's tail part."""
+
+    lo: arb
+    hi: arb
+    budget: arb
+    cells: int
+    bits: float
+
+
+def _order(g_hi: np.ndarray) -> np.ndarray:
+    """Positive atoms (by g_hi) decreasing, then non-positive increasing."""
+    pos = np.where(g_hi > 0)[0]
+    neg = np.where(g_hi <= 0)[0]
+    return np.concatenate([pos[np.argsort(-g_hi[pos], kind="stable")],
+                           neg[np.argsort(g_hi[neg], kind="stable")]]).astype(int)
+
+
+def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | None = None,
+                           max_cells: int = MAX_CELLS) -> Positive:
+    r"""Enclosure of :math:`\mathbb{E}[(\sum_{i\le n}G_i)_+]` for every law with atoms in
+    ``[g_lo, g_hi]`` and probabilities ``q`` (taken as exact), zero with probability ``q0``.
+
+    ``bits`` fixes the depth of the deep windows; by default it starts at 64 and grows until
+    the absolute tail budget is below :data:`REL_TARGET` of the value.
+    """
+    g_lo, g_hi, q = (np.asarray(a, dtype=np.float64) for a in (g_lo, g_hi, q))
+    keep = q > 0
+    g_lo, g_hi, q = g_lo[keep], g_hi[keep], q[keep]
+    if not np.any(g_hi > 0):
+        return Positive(arb(0), arb(0), arb(0), 0, 0.0)
+    if not np.any(g_hi < 0):
+        # S >= 0 for the upper atoms: E[S_+] = E[S] = n sum q g; lower: E[S_+] >= E[S]_+
+        ctx.prec = 128
+        up = arb(n) * sum((arb(float(a)) * arb(float(b)) for a, b in zip(q, g_hi)), arb(0))
+        dn = arb(n) * sum((arb(float(a)) * arb(float(b)) for a, b in zip(q, g_lo)), arb(0))
+        lo = dn.lower() if dn.lower() > 0 else arb(0)
+        return Positive(arb(lo), arb(up.upper()), arb(0), 1, 0.0)
+    g_lo, g_hi, q = coarsen(g_lo, g_hi, q, n, 64.0 if bits is None else float(bits))
+    b = 64.0 if bits is None else float(bits)
+    scale = math.log2(n * max(float(np.max(g_hi)), 1e-300))
+    floor = scale - b - 40
+    if len(q) > 3:
+        # many atoms: a coarse pass first, to prune states relative to the value
+        coarse = _evaluate(g_lo, g_hi, q, q0, n, 40.0, max_cells, scale - 30)
+        if coarse.lo > 0:
+            floor = max(floor, float(coarse.lo.log().mid()) * LOG2E - 64)
+    while True:
+        res = _evaluate(g_lo, g_hi, q, q0, n, b, max_cells, floor)
+        if bits is not None or b >= MAX_BITS:
+            return res
+        hi = res.hi.upper()
+        if res.budget.upper() <= REL_TARGET * hi or hi == 0 or hi < TINY_VALUE * n:
+            return res
+        need = float(((res.budget.upper() / (REL_TARGET * hi)).log() * LOG2E).upper())
+        b = min(MAX_BITS, b + max(32.0, need + 16.0))
+        floor = min(floor, float(res.hi.log().mid()) * LOG2E - b)
+
+
+MAX_BOX = 1e11           # coarsen the law while its outer windows span more cells than this
+CHUNK_CELLS = 1_000_000     # children expanded at once
+
+
+def _box(g_hi, q, n, bits) -> float:
+    """Rough number of outer cells: product of the window widths of all but the inner atom."""
+    L = bits * math.log(2.0)
+    neg = [i for i in range(len(q)) if g_hi[i] < 0]
+    inner = max(neg, key=lambda i: q[i]) if neg else -1
+    out = 1.0
+    for i in range(len(q)):
+        if i != inner:
+            var = n * q[i] * (1 - q[i])
+            out *= min(n + 1, 2 * (L / 3 + math.sqrt(L * L / 9 + 2 * L * var)) + 1)
+    return out
+
+
+def coarsen(g_lo, g_hi, q, n, bits):
+    r"""Merge atoms until the enumeration is affordable (:data:`MAX_BOX`).
+
+    Two atoms of the same sign (by ``g_hi``) adjacent in value become one atom with the summed
+    probability and the interval :math:`[\min g_{lo}, \max g_{hi}]`.  Every law with atoms in the
+    original intervals is one with atoms in the merged ones, and the enclosure is valid for
+    every law in the box (the expectation is monotone in each atom), so merging keeps the
+    certificate and only loosens the bounds.  The pair merged is the one whose merged interval
+    costs least (probability times width).
+    """
+    g_lo, g_hi, q = list(g_lo), list(g_hi), list(q)
+    while len(q) > 2 and _box(np.array(g_hi), np.array(q), n, bits) > MAX_BOX:
+        idx = sorted(range(len(q)), key=lambda i: g_hi[i])
+        best = None
+        for a, b in zip(idx, idx[1:]):
+            if (g_hi[a] > 0) != (g_hi[b] > 0):
+                continue
+            cost = (q[a] + q[b]) * (max(g_hi[a], g_hi[b]) - min(g_lo[a], g_lo[b]))
+            if best is None or cost < best[0]:
+                best = (cost, a, b)
+        if best is None:
+            break
+        _, a, b = best
+        g_lo[a], g_hi[a], q[a] = min(g_lo[a], g_lo[b]), max(g_hi[a], g_hi[b]), q[a] + q[b]
+        del g_lo[b], g_hi[b], q[b]
+    return np.array(g_lo), np.array(g_hi), np.array(q)
+
+
+def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
+    ctx.prec = 128
+    order = _order(g_hi)
+    gl, gh, qq = g_lo[order], g_hi[order], q[order]
+    r = len(qq)
+    # inner atom: the non-positive atom (by g_hi) with the largest probability and g_hi < 0
+    negs = [i for i in range(r) if gh[i] < 0]
+    inner = max(negs, key=lambda i: qq[i])
+    levels = [i for i in range(r) if i != inner]
+    seq = levels + [inner]
+    qa = [arb(float(v)) for v in qq]
+    rest = arb(float(q0))
+    rhos = {}
+    for i in reversed(seq):          # rho_j = q_j / (q0 + sum of this and later atoms)
+        rest = rest + qa[i]
+        rhos[i] = qa[i] / rest
+    cu, cd = -float(gh[inner]), -float(gl[inner])   # |c| for the upper / lower direction
+
+    # state arrays: counts-driven partial sums (upper and lower atoms), users used, weight
+    s = np.zeros(1, dtype=np.int64)
+    xu = np.zeros(1)
+    xd = np.zeros(1)
+    ab = np.zeros(1)                 # sum |g| N, for the float error of the partial sums
+    wm = np.full(1, 0.5)
+    we = np.ones(1, dtype=np.int64)
+    kap = 0.0                        # relative error of the weights (upper direction)
+    budget_m, budget_e = [], []      # absolute tail terms of the upper bound (scaled pairs)
+    settled = {"um": [], "ue": [], "dm": [], "de": []}
+    for pos, j in enumerate(levels):
+        later = [gh[i] for i in seq[pos + 1:]]
+        positive = gh[j] > 0
+        if positive:
+            D = float(gh[j] - min(0.0, *later)) if later else float(gh[j])
+            bl, bh = SHALLOW_BITS, bits
+        else:
+            D = float(max(0.0, *later) - gh[j]) if later else float(-gh[j])
+            bl, bh = bits, SHALLOW_BITS
+        rows = rows_for(rhos[j], bl, bh)
+        uniq, inv = np.unique(s, return_inverse=True)
+        rl = [rows.get(n - int(v)) for v in uniq]
+        widths = np.array([row.hi - row.lo + 1 for row in rl], dtype=np.int64)[inv]
+        total = int(widths.sum())
+        if total > max_cells:
+            raise OverflowError(f"{total} cells")
+        flat = np.concatenate([row.pmf for row in rl])
+        offs = np.concatenate([[0], np.cumsum([row.pmf.size for row in rl])[:-1]]).astype(np.int64)
+        lo_of = np.array([row.lo for row in rl], dtype=np.int64)[inv]
+        E_of = np.array([row.E for row in rl], dtype=np.int64)[inv]
+        rlo = np.array([row.r_lo for row in rl])[inv]
+        rhi = np.array([row.r_hi for row in rl])[inv]
+        kap = (1 + kap) * (1 + max(row.kappa for row in rl)) * (1 + U) - 1
+        # absolute budget on the deep side: w * pmf(edge) * D * r/(1-r)^2
+        deep_r = rhi if positive else rlo
+        hi_of = lo_of + widths - 1
+        edge_idx = offs[inv] + (widths - 1 if positive else 0)
+        edge_v = flat[edge_idx]
+        ok = deep_r < 1
+        if not np.all(ok):
+            raise ArithmeticError("a window edge is not in a tail (ratio >= 1)")
+        bterm = edge_v * D * deep_r / (1 - deep_r) ** 2 * (1 + 1e-9) * (1 + kap)
+        bm, be = np.frexp(wm * bterm)
+        budget_m.append(bm)
+        budget_e.append(we + be + E_of)
+        # children, expanded in chunks of parents (bounded memory), then settled and pruned
+        if pos == 0:
+            wmd, wed = wm, we
+        row_off = offs[inv]
+        cum = np.cumsum(widths)
+        parts = []
+        first = 0
+        while first < s.size:
+            last = int(np.searchsorted(cum, (cum[first - 1] if first else 0) + CHUNK_CELLS,
+                                       side="right"))
+            last = max(last, first + 1)
+            sl = slice(first, last)
+            parts.append(_expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab,
+                                 wm, we, wmd, wed, gh[j], gl[j], seq[pos + 1:], gl, gh, qq, q0,
+                                 n, r, bits, kap, floor, settled, budget_m, budget_e))
+            first = last
+        s, xu, xd, ab, wm, we, wmd, wed = (np.concatenate([pt[i] for pt in parts])
+                                             for i in range(8))
+        del hi_of
+        if s.size == 0:
+            break
+    if not levels:
+        wmd, wed = wm, we
+    # ------------------------------------------------------------- inner level
+    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)          # float error of the partial sums
+    if s.size == 0:
+        hu_m = hu_e = hd_m = hd_e = np.zeros(0)
+        hu_e = hd_e = np.zeros(0, dtype=np.int64)
+        kF, extra = 0.0, None
+    elif q0 == 0:
+        # the inner atom takes every remaining user (rho = 1): h = (x - |c| m)_+ exactly
+        mf = (n - s).astype(np.float64)
+        e2 = 4 * U * (np.abs(xu) + ex + cu * mf)
+        hu_m, hu_e = np.frexp(np.maximum(xu + ex - cu * mf + e2, 0.0))
+        e2 = 4 * U * (np.abs(xd) + ex + cd * mf)
+        hd_m, hd_e = np.frexp(np.maximum(xd - ex - cd * mf - e2, 0.0))
+        kF, extra = 0.0, None
+    else:
+        rows = rows_for(rhos[inner], bits, SHALLOW_BITS)
+        hu_m, hu_e, hd_m, hd_e, kF, extra = _inner(rows, n - s, xu + ex, xd - ex, cu, cd)
+    if extra is not None:                           # absolute pieces of the upper bound
+        tm, te = np.frexp(wm[extra[0]] * extra[1])
+        budget_m.append(tm)
+        budget_e.append(we[extra[0]] + te + extra[2])
+    # contributions (enumerated states and settled ones)
+    cm_u, ce_u = np.frexp(wm * hu_m)
+    ce_u = ce_u + we + hu_e
+    cm_d, ce_d = np.frexp(wmd * hd_m)
+    ce_d = ce_d + wed + hd_e
+    cm_u = np.concatenate([cm_u] + settled["um"])
+    ce_u = np.concatenate([ce_u] + settled["ue"])
+    cm_d = np.concatenate([cm_d] + settled["dm"])
+    ce_d = np.concatenate([ce_d] + settled["de"])
+    up, g_up = _scaled_sum(cm_u, ce_u)
+    dn, g_dn = _scaled_sum(cm_d, ce_d)
+    if budget_m:
+        bud, _ = _scaled_sum(np.concatenate(budget_m), np.concatenate(budget_e))
+        bud = arb(bud.upper())
+    else:
+        bud = arb(0)
+    # relative errors: weights (kap per level, and the lower weights' own), inner tables, frexp
+    kap_all = (1 + kap) * (1 + kF) * (1 + 4 * U) - 1
+    hi = arb(up.upper()) * (1 + arb(kap_all)) * (1 + arb(1e-12)) + bud
+    lo_val = dn.lower() * (1 - arb(kap_all)) * (1 - arb(1e-12))
+    lo_val = lo_val if lo_val > 0 else arb(0)
+    return Positive(arb(lo_val), arb(hi.upper()), bud, int(s.size), bits)
+
+
+INNER_CHUNK = 4_000_000     # floats of row tables held at once
+
+
+def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
+    r"""Per cell: :math:`h` at the upper partial sum (upper bound) and at the lower one (lower
+    bound), as (mantissa, exponent) pairs, plus the absolute pieces of the upper bound
+    (cells whose inner count falls outside its window)."""
+    size = mprime.size
+    hu_m, hd_m = np.zeros(size), np.zeros(size)
+    hu_e, hd_e = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    uniq, inv = np.unique(mprime, return_inverse=True)
+    order = np.argsort(inv, kind="stable")
+    starts = np.searchsorted(inv[order], np.arange(uniq.size + 1))
+    kF = 0.0
+    ext_i, ext_v, ext_E = [], [], []
+    t = 0
+    while t < uniq.size:
+        chunk, floats = [], 0
+        while t < uniq.size and (not chunk or floats < INNER_CHUNK):
+            row = rows.get(int(uniq[t]))
+            chunk.append(row)
+            floats += row.pmf.size
+            t += 1
+        t0 = t - len(chunk)
+        cells = order[starts[t0]:starts[t]]
+        ri = inv[cells] - t0                       # row index within the chunk
+        sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
+        offs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        pmf = np.concatenate([row.pmf for row in chunk])
+        F = np.concatenate([np.cumsum(row.pmf) for row in chunk])
+        F2 = np.concatenate([np.cumsum(np.cumsum(row.pmf)) for row in chunk])
+        kap_r = np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1 for row in chunk])
+        kF = max(kF, float(kap_r.max()))
+        lo = np.array([row.lo for row in chunk], dtype=np.int64)[ri]
+        hi = np.array([row.hi for row in chunk], dtype=np.int64)[ri]
+        E = np.array([row.E for row in chunk], dtype=np.int64)[ri]
+        kr = kap_r[ri]
+        rlo = np.array([row.r_lo for row in chunk])
+        rhi = np.array([row.r_hi for row in chunk])
+        kap_row = np.array([row.kappa for row in chunk])
+        p0 = pmf[offs] * (1 + kap_row)
+        p1 = np.where(sizes > 1, pmf[offs + np.minimum(1, sizes - 1)], 0.0) * (1 + kap_row)
+        pe = pmf[offs + sizes - 1] * (1 + kap_row)
+        t_lo = (p0 * rlo / (1 - rlo) * (1 + 1e-12))[ri]
+        m_lo = (p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12))[ri]
+        t_hi = (pe * rhi / (1 - rhi) * (1 + 1e-12))[ri]            # P(W > hi)
+        p_lo1 = t_lo + p0[ri]                                       # P(W <= lo)
+        N = sizes[ri]
+        base = offs[ri]
+        mpf = mprime[cells].astype(np.float64)
+        rho_lo, rho_hi = rows.p.lo, rows.p.hi
+        for up in (True, False):
+            x = x_up[cells] if up else x_dn[cells]
+            c = cu if up else cd
+            pos = x > 0
+            ratio = np.where(pos, x / c, 0.0)
+            Kt = np.floor(np.minimum(ratio, 2.0 ** 52)).astype(np.int64)
+            above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi + 1))
+            below = pos & ~above & (Kt <= lo - 1)
+            inside = pos & ~above & ~below
+            best = np.zeros(cells.size)
+            for dK in (-1, 0, 1):
+                # K in [lo - 1, hi + 1]: i = -1 means F(lo-1) <= t_lo, F2(lo-2) <= m_lo;
+                # i = N means F(hi+1) <= F(hi) + t_hi, F2(hi) = F2(hi - 1) + F(hi)
+                K = np.clip(Kt + dK, lo - 1, hi + 1)
+                i = K - lo
+                ic = np.clip(i, 0, N - 1)
+                Fi = np.where(i >= 0, F[base + ic], 0.0)
+                F2i = np.where(i >= 1, F2[base + np.clip(i - 1, 0, N - 1)], 0.0)
+                top = i >= N
+                if up:
+                    Fi = Fi + np.where(top, t_hi, 0.0)
+                A = x - c * K
+                eA = 4 * U * (np.abs(x) + c * np.abs(K))
+                if up:
+                    Fu = (Fi + t_lo) * (1 + kr)
+                    Au = A + eA
+                    term = np.where(Au >= 0, Au * Fu, Au * Fi * (1 - kr)) \
+                        + c * (F2i * (1 + kr) + m_lo + np.maximum(i, 0) * t_lo)
+                    term = term * (1 + 8 * U)
+                else:
+                    Ad = A - eA
+                    term = np.where(Ad >= 0, Ad * Fi * (1 - kr), Ad * (Fi + t_lo) * (1 + kr)) \
+                        + c * F2i * (1 - kr)
+                    term = term * (1 - 8 * U)
+                best = np.maximum(best, term)
+            mi, ei = np.frexp(best)
+            if up:
+                lin = x - c * mpf * rho_lo + 4 * U * (np.abs(x) + c * mpf * rho_hi)
+            else:
+                lin = x - c * mpf * rho_hi - 4 * U * (np.abs(x) + c * mpf * rho_hi)
+            ma, ea = np.frexp(np.maximum(lin, 0.0))
+            hm = np.where(inside, mi, np.where(above, ma, 0.0))
+            he = np.where(inside, ei + E, np.where(above, ea, 0))
+            if up:
+                hu_m[cells], hu_e[cells] = hm, he
+                # absolute pieces: above (J >= hi), |c| m' P(W > hi);
+                # below (J <= lo), x P(W <= lo)
+                sel = above & (t_hi > 0)
+                ext_i.append(cells[sel])
+                ext_v.append(c * mpf[sel] * t_hi[sel] * (1 + 4 * U))
+                ext_E.append(E[sel])
+                sel = below
+                ext_i.append(cells[sel])
+                ext_v.append(x[sel] * p_lo1[sel] * (1 + 4 * U))
+                ext_E.append(E[sel])
+            else:
+                hd_m[cells], hd_e[cells] = hm, he
+    extra = None
+    if ext_i:
+        extra = (np.concatenate(ext_i), np.concatenate(ext_v), np.concatenate(ext_E))
+    return hu_m, hu_e, hd_m, hd_e, kF, extra
+
+
+def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, settled):
+    r"""Settle the states whose remaining users cannot change the sign of :math:`S`.
+
+    Given a state (partial sum :math:`x`, :math:`m` users left, i.i.d. from the conditional law
+    of the later atoms and 0, mean :math:`\mu`, variance :math:`\sigma^2`, :math:`|G-\mu|\le b`):
+
+    * *dead*: :math:`x + m\max(0, g_{>}) \le 0`, so :math:`S \le 0` and the contribution is 0;
+    * *linear*: :math:`D = x + m\mu > 0` and, by Bernstein's inequality
+      :math:`P(S \le D - t) \le e^{-f(t)}`, :math:`f(t) = t^2/(2(m\sigma^2 + bt/3))` (convex,
+      increasing), :math:`\mathbb{E}[S_-] = \int_D^\infty P(S\le D-t)\,dt \le e^{-f(D)}/f'(D)`,
+      which is below :math:`2^{-\mathrm{bits}} D`.  Then :math:`\mathbb{E}[S_+] = D + \mathbb{E}[S_-]
+      \in [D, D + e^{-f(D)}/f'(D)]` (upper atoms for the upper end; the lower end is
+      :math:`\max(D_{lo}, 0)` by Jensen, valid for every state).
+
+    The exponent is lowered by a relative :math:`10^{-6}` and the bound raised by
+    :math:`10^{-6}`, which covers the float evaluation of :math:`f`, exp and log many times
+    over.  Returns the mask of states kept for enumeration (``None``: keep all).
+    """
+    if not later:
+        return None
+    lat = list(later)
+    tot = q0 + float(sum(qq[i] for i in lat))
+    p = np.array([qq[i] / tot for i in lat])
+    out = {}
+    for tag, g, x in (("u", gh, xu), ("d", gl, xd)):
+        gg = np.array([g[i] for i in lat])
+        mu = float(np.dot(p, gg))
+        var = float(np.dot(p, gg * gg)) - mu * mu
+        scale = float(np.dot(p, np.abs(gg)))
+        b = max(float(np.max(np.abs(gg - mu))), abs(mu)) * (1 + 1e-9) + 1e-300
+        out[tag] = (mu, max(var, 0.0) * (1 + 1e-9) + 4 * U * scale * scale, b,
+                    1e-12 * scale)
+    m = (n - s).astype(np.float64)
+    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
+    mu_u, var_u, b_u, dmu_u = out["u"]
+    mu_d, _, _, dmu_d = out["d"]
+    gmax = max(0.0, max(gh[i] for i in lat))
+    dead = (xu + ex + m * gmax) * (1 + 4 * U) <= 0
+    D_up = (xu + ex + m * (mu_u + dmu_u)) * (1 + 4 * U)
+    D_dn = (xd - ex + m * (mu_d - dmu_d)) * (1 - 4 * U) - 4 * U * np.abs(m * mu_d)
+    V = m * var_u
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        den = V + b_u * D_up / 3
+        f = D_up * D_up / (2 * den) * (1 - 1e-6)
+        fprime = D_up * (V + b_u * D_up / 6) / (den * den) * (1 - 1e-6)
+        tail = np.exp(-f) / fprime * (1 + 1e-6)
+        lin = (D_up > 0) & (D_dn > 0) & (tail <= 2.0 ** -bits * D_up)
+    lin &= ~dead
+    if not (np.any(lin) or np.any(dead)):
+        return None
+    if np.any(lin):
+        um, ue = np.frexp(wm[lin] * (D_up[lin] + tail[lin]))
+        dm, de = np.frexp(wmd[lin] * D_dn[lin])
+        settled["um"].append(um)
+        settled["ue"].append(ue + we[lin])
+        settled["dm"].append(dm)
+        settled["de"].append(de + wed[lin])
+    return ~(lin | dead)
+
+
+def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm, we, wmd, wed,
+            gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, kap, floor, settled, budget_m,
+            budget_e):
+    """Children of the parents ``sl`` at one level: weights, partial sums; settle and prune."""
+    w = widths[sl]
+    total = int(w.sum())
+    base = np.arange(s.size)[sl]
+    idx = np.repeat(base, w)
+    start = np.repeat(np.cumsum(w) - w, w)
+    k = np.arange(total) - start
+    kk = lo_of[idx] + k
+    v = flat[row_off[idx] + k]
+    # relative tail factors on both edges: edge child weight / (1 - r)
+    fac = np.ones(total)
+    at_lo = k == 0
+    at_hi = k == widths[idx] - 1
+    fac[at_lo] /= (1 - rlo[idx][at_lo]) * (1 - 1e-15)
+    fac[at_hi] /= (1 - rhi[idx][at_hi]) * (1 - 1e-15)
+    cwm, cwe = _frexp_mul(wm[idx], we[idx], v * fac, E_of[idx])
+    cdm, cde = _frexp_mul(wmd[idx], wed[idx], v, E_of[idx])
+    kkf = kk.astype(np.float64)
+    cxu = xu[idx] + gj_hi * kkf
+    cxd = xd[idx] + gj_lo * kkf
+    cab = ab[idx] + max(abs(gj_hi), abs(gj_lo)) * kkf
+    cs = s[idx] + kk
+    keep = _settle(later, gl, gh, qq, q0, n, cs, cxu, cxd, cab, r, cwm, cwe, cdm, cde, bits,
+                   settled)
+    if keep is not None:
+        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
+                                                 (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
+    # prune states whose whole possible contribution w (x_+ + gmax_rem m_rem) is below
+    # 2^floor; the dropped bounds go to the budget (upper bound only)
+    gmax_rem = max(0.0, *[gh[i] for i in later]) if later else 0.0
+    cap = np.maximum(cxu + 4 * (r + 2) * U * cab, 0.0) + gmax_rem * (n - cs).astype(np.float64)
+    cm, ce = np.frexp(cwm * cap * (1 + 8 * U) * (1 + kap))
+    ce = ce + cwe
+    small = (ce < floor) | (cm == 0)
+    if np.any(small):
+        budget_m.append(cm[small])
+        budget_e.append(ce[small])
+        keep = ~small
+        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
+                                                 (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
+    return cs, cxu, cxd, cab, cwm, cwe, cdm, cde
