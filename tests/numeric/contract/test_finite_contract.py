@@ -29,7 +29,7 @@ from shufflekit.numeric.gparv_law import numeric_eps0
 
 from .strategies import finite_mechanisms
 
-FINITE_METHODS = ("blanket", "lower", "clone", "clone-numeric", "stronger-clone", "hoeffding",
+FINITE_METHODS = ("blanket", "blanket-fft", "lower", "clone", "clone-numeric", "stronger-clone", "hoeffding",
                   "bennett", "chernoff")
 
 
