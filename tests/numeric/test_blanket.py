@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from shufflekit.mechanisms import make
+from shufflekit.numeric.accountant import accountant
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_exact, blanket_epsilon,
                                         blanket_profile)
@@ -187,11 +188,12 @@ def test_cli_profile_json(capsys):
                         "--method", "blanket", "--epsilon", "0.1", "0.3", "--format", "json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"mechanism", "n", "method", "points"}
-    assert data["n"] == 200 and data["method"] == "blanket"
-    assert set(data["points"][0]) == {"epsilon", "delta", "bound", "error", "seconds"}
-    acc = BlanketAccountant.of(make("krr", k=5, eps0=2), 200)
-    assert data["points"][1]["delta"] == pytest.approx(acc.delta(0.3)[0], rel=1e-12)
+    assert set(data) == {"mechanism", "n", "method", "kind", "adjacency", "points"}
+    assert data["n"] == 200 and data["method"] == "blanket" and data["adjacency"] == "replace-one"
+    assert {"epsilon", "delta", "bound", "error", "lo", "hi", "pairs", "seconds"} <= set(data["points"][0])
+    b = accountant(make("krr", k=5, eps0=2), 200, method="blanket").get_delta(0.3)
+    # the CLI prints the accountant's own enclosure: equal to the last bit
+    assert (data["points"][1]["lo"], data["points"][1]["hi"]) == (b.lo, b.hi)
 
 
 @pytest.mark.parametrize("method", ["lower", "clone", "clone-numeric", "stronger-clone",
@@ -206,6 +208,8 @@ def test_cli_methods_delta_mode(capsys, method):
     blanket_eps = blanket_epsilon(make("rr", eps0=1), 2000, 1e-5)
     if method == "lower":
         assert pt["bound"] == "lower" and pt["epsilon"] <= blanket_eps
+    elif method == "chernoff":       # bounds the canonical pairs only: never labelled upper
+        assert pt["bound"] == "heuristic" and pt["pairs"] != "all"
     else:
         assert pt["bound"] == "upper" and pt["epsilon"] >= blanket_eps * (1 - 1e-6)
 
