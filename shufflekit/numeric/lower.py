@@ -94,9 +94,22 @@ def lower_delta(mech, epsilon: float, n: int) -> tuple[float, float, Triple]:
     """(lower bound on delta, error, the worst triple) at ``epsilon``."""
     n = check_n(n)
     epsilon = check_epsilon(epsilon)
+    return best_triple(theorem5_laws(mech), epsilon, n)
+
+
+def best_triple(triples, epsilon: float, n: int) -> tuple[float, float, Triple]:
+    """(lower bound, error, triple) maximised over ``triples``.
+
+    A triple whose exact sums are out of reach (too many cells to enumerate) is left out of
+    the maximum: the maximum over the others is still a lower bound, only a weaker one.  If
+    every triple is out of reach the bound is the trivial 0.
+    """
     best = None
-    for tr in theorem5_laws(mech):
-        v, e = _lower_of_law(tr.law, epsilon, n)
+    for tr in triples:
+        try:
+            v, e = _lower_of_law(tr.law, epsilon, n)
+        except (OverflowError, CannotCertify):
+            v, e = 0.0, 0.0
         if best is None or v > best[0]:
             best = (v, e, tr)
     return best
@@ -113,13 +126,7 @@ class LowerAccountant:
         return cls(tuple(theorem5_laws(mech)), check_n(n), describe_mechanism(mech))
 
     def delta(self, epsilon: float) -> tuple[float, float, Triple]:
-        epsilon = check_epsilon(epsilon)
-        best = None
-        for tr in self.triples:
-            v, e = _lower_of_law(tr.law, epsilon, self.n)
-            if best is None or v > best[0]:
-                best = (v, e, tr)
-        return best
+        return best_triple(self.triples, check_epsilon(epsilon), self.n)
 
     def profile(self, epsilons: Sequence[float]) -> PrivacyProfile:
         pts = []
@@ -139,7 +146,7 @@ class LowerAccountant:
         check_delta(delta)
         best = 0.0
         for tr in self.triples:
-            best = max(best, _epsilon_lower(lambda e: _lower_of_law(tr.law, e, self.n)[0], delta,
+            best = max(best, _epsilon_lower(lambda e: best_triple((tr,), e, self.n)[0], delta,
                                             rel_tol=rel_tol))
         return best
 
