@@ -82,8 +82,13 @@ def stronger_clone_applies(mech, tol: float = 1e-12) -> tuple[bool, str]:
     :math:`1-p-e^{\varepsilon_0}p = 0`), and every input contains the common part:
     :math:`R_x \ge p(Q_0+Q_1) = (R_{x^0}+R_{x^1})/(e^{\varepsilon_0}+1)` pointwise.
     (:math:`Q_0,Q_1\ge0` is the :math:`\varepsilon_0`-LDP condition itself.)
-    Binary randomized response and k-RR belong to the class.
+    Binary randomized response and k-RR belong to the class.  The check reads the full
+    probability matrix, so joint compositions and symmetry-lumped views are not admitted.
     """
+    if getattr(mech, "components", None):
+        return False, "the check covers a single finite mechanism, not a joint composition"
+    if getattr(mech, "is_lumped", False):
+        return False, "the check needs the full matrix; this mechanism is a symmetry-lumped view"
     P, mult = _to_numpy(mech)
     e = math.exp(_ldp_eps0(mech))
     k = len(P)

@@ -71,7 +71,7 @@ def truncated_sum(series: Series, n_terms: int) -> sp.Expr:
 @claim(id="000.sec4.chi-order-bmg.box", paper="000", source="Def. 2.4 and Sec. 4.3 (BMG)",
        statement=r"\chi_{\mathrm{up}} \ge \chi_{\mathrm{lo}} \text{ for BMG},\ \gamma\in[0.05,0.99],\ "
                  r"\sigma_0\in[0.5,20]", section="Sec. 4.3")
-def _bmg_chi_order(ctx):
+def check_000_sec4_chi_order_bmg_box(ctx):
     # (i) the proof step: R_x >= gamma R_BG pointwise, so Var_{R_x}[l_0] = int D^2/R_x <= Var_BG[l_0]/gamma
     mech = make("bmg", gamma=B.gamma, sigma0=B.sigma0)
     factor = printed(B.gamma, "domination factor gamma")
@@ -93,7 +93,7 @@ def _bmg_chi_order(ctx):
 @claim(id="000.prop3.5.sign.box", paper="000", source="App. A.4, Step 6",
        statement=r"\frac{d}{d\tau}\log C(\tau) > 0 \text{ on } (0, 20],\ < 0 \text{ on } [-20, 0)",
        section="Sec. 3.3", kind="proof-step")
-def _dlog_sign(ctx):
+def check_000_prop3_5_sign_box(ctx):
     tau = PU.tau
     dlog = PU.limit_constant().extras["dlog"]
     odd = sp.simplify(dlog.subs(tau, -tau) + dlog)
@@ -109,7 +109,7 @@ def _dlog_sign(ctx):
        statement=r"\chi_{\mathrm{chua}}^2 = 1/V(\sigma_0) \text{ is increasing on } [0.5, 20] "
                  r"\text{ (so } \sigma_0^2(\chi_{\mathrm{chua}}) \text{ is well defined)}", section="App. A.8",
        kind="proof-step")
-def _chua_monotone(ctx):
+def check_000_prop4_2_reversion_monotone_box(ctx):
     V = GL.variance().result
     return check_expr_on_box(oriented(-sp.diff(V, GL.sigma0)), {GL.sigma0: ("0.5", "20")}, strict=True,
                              what="-dV/dsigma0", budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
@@ -119,7 +119,7 @@ def _chua_monotone(ctx):
        source="eq. (chiup-tilde-series-in-sigma) (refinement)", kind="refinement",
        statement=r"S_2(\sigma_0) < \chi_{\mathrm{chua}}^2 < S_3(\sigma_0) \text{ on } [1, 20],\ "
                  r"S_k \text{ the first } k \text{ terms of the series in } \sigma_0", section="App. A.8")
-def _chua_truncation(ctx):
+def check_000_prop4_2_inverse_truncation_box(ctx):
     V = sp.factor(GL.variance().result)    # exact; exposes exp(1/sigma0^2) - 1 (evaluated as expm1)
     ser = GL.inverse_series(4).result
     s2 = printed(truncated_sum(ser, 2), "lower bound S_2")
@@ -140,7 +140,7 @@ def _chua_truncation(ctx):
        mutation="the bound 1/2 has slack: u = A - A^2 with A = chi^(-2/3) in (0, 1) peaks at 1/4 "
                 "(chi = 2^(3/2)), so a bound corrupted to 9/20 or 11/20 is still true and cannot change "
                 "the verdict; the lower bound 0 and both directions are killed")
-def _u_small(ctx):
+def check_000_appA_6_u_small_box(ctx):
     u = B.err_expansion(3).steps[1][1]
     lower = printed(sp.Integer(0), "lower bound 0")
     upper = printed(sp.Rational(1, 2), "upper bound 1/2", mutant=tighter_upper)
@@ -155,7 +155,7 @@ def _u_small(ctx):
 @claim(id="000.eqA.1.mills-truncation.box", paper="000", source="eq. (mills) (refinement)",
        statement=r"0 < \bar\Phi(t)/\phi(t) - (1/t - 1/t^3) < 3/t^5 \text{ on } [1, 8]", section="App. A.1",
        kind="refinement")
-def _mills_truncation(ctx):
+def check_000_eqA_1_mills_truncation_box(ctx):
     t = CG.mills_series(4).at_infinity
     mills = CG.gaussian_sf(t) * sp.sqrt(2 * sp.pi) * sp.exp(t ** 2 / 2)
     ser = CG.mills_series(4)
@@ -174,7 +174,7 @@ def _mills_truncation(ctx):
 @claim(id="000.prop3.6.rr-truncation.box", paper="000", source="Prop. 3.6 (refinement)",
        statement=r"0 < \mathsf{Err}_1^{RR} - (\chi^2 + \chi - 1/2) \le \tfrac{1}{8\chi} "
                  r"\text{ on } \chi\in[1/10, 100]", section="Sec. 3.3", kind="refinement")
-def _rr_truncation(ctx):
+def check_000_prop3_6_rr_truncation_box(ctx):
     err = RR.err_closed_form().result
     ser = RR.err_in_chi(4).result
     big = ser.at_infinity
@@ -195,7 +195,7 @@ def _rr_truncation(ctx):
 @claim(id="000.def2.4.chi-order-rr.box", paper="000", source="Def. 2.4 (RR)",
        statement=r"\chi_{\mathrm{up}}^2 > \chi_{\mathrm{lo}}^2 \text{ for RR},\ t = 2p-1 \in [10^{-3}, 1)",
        section="Sec. 2.4")
-def _rr_chi_order(ctx):
+def check_000_def2_4_chi_order_rr_box(ctx):
     ex = RR.basics().extras
     t = RR.basics().variables[0]
     gap = oriented(ex["chi_up2"] - printed(ex["chi_lo2"], "chi_lo^2"))
@@ -233,7 +233,7 @@ def rounds(ext, cell: str, what: str) -> Outcome:
 
 @claim(id="001.sec8.3.I-range.box", paper="001", source="Sec. 8.3, after Table 3",
        statement=r"\min_{[0.05,0.95]} I_\pi = 1.47,\ \max_{[0.05,0.95]} I_\pi = 2.30", section="Sec. 8.3")
-def _i_range(ctx):
+def check_001_sec8_3_I_range_box(ctx):
     I = fisher_expr()
     return all_of([rounds(extremum(I, "min", ctx), printed(PRINTED["I_min"], "I_min"), "min I_pi"),
                    rounds(extremum(I, "max", ctx), printed(PRINTED["I_max"], "I_max"), "max I_pi")])
@@ -241,7 +241,7 @@ def _i_range(ctx):
 
 @claim(id="001.sec8.3.I-factor.box", paper="001", source="Sec. 8.3, after Table 3",
        statement=r"\max I_\pi / \min I_\pi = 1.56 \text{ on } [0.05, 0.95]", section="Sec. 8.3")
-def _i_factor(ctx):
+def check_001_sec8_3_I_factor_box(ctx):
     I = fisher_expr()
     lo, hi = extremum(I, "min", ctx), extremum(I, "max", ctx)
     ratio_lo, ratio_hi = hi.lo / lo.hi, hi.hi / lo.lo
@@ -256,7 +256,7 @@ def _i_factor(ctx):
 @claim(id="001.sec8.3.underestimate-range.box", paper="001", source="Sec. 8.3, after Table 3",
        statement=r"1 - I^{\mathrm{mix}}_\pi/I_\pi \text{ ranges from } 6.5\% \text{ to } 31.3\% "
                  r"\text{ on } [0.05, 0.95]", section="Sec. 8.3")
-def _underestimate(ctx):
+def check_001_sec8_3_underestimate_range_box(ctx):
     u = 1 - mixture_expr() / fisher_expr()
     return all_of([rounds(extremum(u, "min", ctx), printed(PRINTED["under_min"], "under_min"),
                           "min underestimate"),
@@ -266,7 +266,7 @@ def _underestimate(ctx):
 
 @claim(id="001.prop3.2.strict-gap.box", paper="001", source="Prop. 3.2 (Table 3 channel)",
        statement=r"I_\pi > I^{\mathrm{mix}}_\pi \text{ on } [0.01, 0.99]", section="Sec. 3")
-def _strict_gap(ctx):
+def check_001_prop3_2_strict_gap_box(ctx):
     gap = oriented(fisher_expr() - printed(mixture_expr(), "I_mix"))
     return check_expr_on_box(gap, {F.pi: ("0.01", "0.99")}, strict=True, what="I_pi - I_mix",
                              budget=budget(ctx, 20000), prec=bits(ctx), centered=True)
@@ -274,7 +274,7 @@ def _strict_gap(ctx):
 
 @claim(id="001.prop3.4.convex.box", paper="001", source="Prop. 3.4 (Table 3 channel)",
        statement=r"\pi \mapsto I_\pi \text{ is convex on } [0, 1]", section="Sec. 3")
-def _convex(ctx):
+def check_001_prop3_4_convex_box(ctx):
     second = sp.diff(fisher_expr(), F.pi, 2)
     return check_expr_on_box(oriented(second), {F.pi: (0, 1)}, strict=True, what="d^2 I_pi / d pi^2",
                              budget=budget(ctx, 20000), prec=bits(ctx), centered=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
 from shufflekit.verify.claims import CheckContext, claim, confirmed, imprecise, refuted
+from shufflekit.verify.mutation import printed
 
 
 def sandwich(n: int, deltas, k: int = 10, eps0: float = 4.0, rel_tol: float = 1e-6):
@@ -25,10 +26,12 @@ def sandwich(n: int, deltas, k: int = 10, eps0: float = 4.0, rel_tol: float = 1e
        statement=r"\varepsilon_{\mathrm{Thm5}}(\delta) \le \varepsilon(\delta) \le "
                  r"\varepsilon_{\mathrm{Thm4}}(\delta),\ \text{gap} \le 1\%"
                  r"\ (\delta = 10^{-6}, 10^{-30}, 10^{-100})",
-       section="Sec. 5.3, Sec. 7")
-def _sandwich(ctx: CheckContext):
+       section="Sec. 5.3, Sec. 7", kind="refinement")
+def check_002_thm4_thm5_certified_sandwich(ctx: CheckContext):
     deltas = (1e-6,) if ctx.quick else (1e-6, 1e-30, 1e-100)
     rows = sandwich(10**4, deltas)
+    if not printed(True, "direction: Thm 5 value <= Thm 4 value"):   # the opposite order
+        rows = [(d, up, lo) for d, lo, up in rows]
     text = "; ".join(f"delta={d:.0e}: [{lo:.7g}, {up:.7g}] gap {(up - lo) / up:.2%}"
                      for d, lo, up in rows)
     if any(lo > up for _, lo, up in rows):
