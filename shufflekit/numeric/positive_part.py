@@ -77,7 +77,7 @@ FLOOR_BITS = -1000          # entries below 2^-1000 (scaled) end a window
 SHALLOW_BITS = 48           # depth of the side whose tail is bounded relative to the value
 REL_TARGET = 1e-10          # absolute tail budgets are kept below this fraction of the value
 MAX_BITS = 1800             # deepest window (bits below the mode)
-MAX_CELLS = 20_000_000      # refuse beyond this many outer cells (a time and memory guard:
+MAX_CELLS = 60_000_000      # refuse beyond this many outer cells (a time and memory guard:
                             # the settled states of a run are kept, ~100 bytes each)
 TINY_VALUE = 1e-305         # an upper bound below n * 1e-305 (delta < 1e-305) is final
 
