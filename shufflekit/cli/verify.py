@@ -29,7 +29,7 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
                         "value, coefficient, table cell, order, inequality direction) and report "
                         "whether the verdict changes; kill rate per paper; exit 1 when a mutant "
                         "survives unexplained")
-    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
     v.add_argument("-o", "--output", default=None, help="write the report to a file")
     v.add_argument("--plugin", action="append", metavar="FILE.py",
                    help="a Python file registering your own claims (repeatable)")
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     ctx = CheckContext(quick=not args.full, thorough=args.thorough, dps=args.dps)
     if args.mutate:
         return _mutate(claims, ctx, args)
-    results = run_claims(claims, ctx, progress=not args.no_progress)
+    results = run_claims(claims, ctx, progress=not args.no_progress and sys.stderr.isatty())
     text = {"json": report.to_json, "markdown": report.to_markdown, "latex": report.to_latex,
             "table": report.to_table}[args.format](results)
     _emit(text, args.output)
@@ -86,7 +86,7 @@ def _mutate(claims, ctx, args: argparse.Namespace) -> int:
 
     if args.format not in ("table", "json"):
         raise _invalid("format", args.format, "table or json with --mutate")
-    records = mutate_claims(claims, ctx, progress=not args.no_progress)
+    records = mutate_claims(claims, ctx, progress=not args.no_progress and sys.stderr.isatty())
     rates = kill_rates(records)
     text = (report.mutation_json(records, rates) if args.format == "json"
             else report.mutation_table(records, rates))
