@@ -12,7 +12,7 @@ import os
 
 from shufflekit.sweep import parse_spec, run_sweep
 
-METHOD = {"krr": "blanket", "rappor": "blanket-fft"}
+METHOD = {"krr": "blanket-fft", "rappor": "blanket-fft"}
 
 
 def grid(quick: bool) -> dict:

@@ -3,7 +3,9 @@
 ``workers=1`` (and no scheduler) computes in this process.  Otherwise the points go to
 ``dask.distributed``: a ``LocalCluster`` of ``workers`` single-threaded processes (default: one
 per core), or the existing cluster at ``scheduler`` (``tcp://host:port``) with no code change.
-Rows are written as they finish, in completion order (``index`` gives the spec order); a failing
+Points that share an accountant (same mechanism, parameters, n, method) are sent to a worker
+together, so its set-up is paid once per group.  Rows are written as they finish, in
+completion order (``index`` gives the spec order); a failing
 point is a row with ``status = "error"``; an interrupt (Ctrl-C) cancels what is left and keeps
 every finished row on disk.
 """
@@ -21,7 +23,7 @@ from tqdm import tqdm
 from shufflekit.errors import InvalidParameter
 from shufflekit.sweep.cache import PointCache
 from shufflekit.sweep.spec import Task
-from shufflekit.sweep.task import compute, task_key
+from shufflekit.sweep.task import compute, compute_group, curve_key, task_key
 
 RowSink = Callable[[dict], None]
 
@@ -48,6 +50,16 @@ def _run_serial(todo: list[tuple[int, Task]], sink: RowSink, bar) -> None:
         bar.update()
 
 
+def curve_groups(todo: list[tuple[int, Task]], workers: int) -> list[list[tuple[int, Task]]]:
+    """Split the points into groups that share an accountant (one set-up per group), cut so
+    there are at least four groups per worker to balance the load."""
+    groups: dict[tuple, list[tuple[int, Task]]] = {}
+    for index, task in todo:
+        groups.setdefault(curve_key(task), []).append((index, task))
+    size = max(1, -(-len(todo) // (4 * workers)))
+    return [g[i:i + size] for g in groups.values() for i in range(0, len(g), size)]
+
+
 def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
               scheduler: str | None) -> None:
     from distributed import Client, LocalCluster, as_completed
@@ -65,10 +77,12 @@ def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
                                    "scheduler (tcp://host:port)", str(exc)) from None
     futures = []
     try:
-        futures = [client.submit(compute, task, index, pure=False) for index, task in todo]
+        futures = [client.submit(compute_group, group, pure=False)
+                   for group in curve_groups(todo, workers)]
         for fut in as_completed(futures):
-            sink(fut.result())
-            bar.update()
+            for row in fut.result():
+                sink(row)
+                bar.update()
     finally:
         for f in futures:
             if not f.done():

@@ -82,3 +82,13 @@ def compute(task: Task, index: int | None = None) -> dict:
         row.update(status="error", message=last)
     row["seconds"] = round(time.perf_counter() - t0, 6)
     return row
+
+
+def curve_key(task: Task) -> tuple:
+    """Tasks with the same key share one accountant (they differ only in their target)."""
+    return (task.mechanism, task.params, task.n, task.method, task.adjacency, task.options)
+
+
+def compute_group(indexed: list[tuple[int, Task]]) -> list[dict]:
+    """Rows of several points that share an accountant, computed in one worker call."""
+    return [compute(task, index) for index, task in indexed]

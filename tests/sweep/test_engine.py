@@ -129,3 +129,14 @@ def test_parquet_output(tmp_path):
     run_sweep(spec(GRID, BAD), str(out), workers=1, use_cache=False, progress=False)
     table = pq.read_table(out)
     assert table.num_rows == 5 and table.column_names == columns_for(["eps0", "k"])
+
+
+def test_curve_groups_share_an_accountant_and_cover_every_point():
+    from shufflekit.sweep.engine import curve_groups
+    from shufflekit.sweep.task import curve_key
+
+    tasks = list(enumerate(spec({**GRID, "delta": [1e-6, 1e-7, 1e-8]}).tasks))
+    groups = curve_groups(tasks, workers=2)
+    assert sorted(i for g in groups for i, _ in g) == list(range(len(tasks)))
+    assert all(len({curve_key(t) for _, t in g}) == 1 for g in groups)
+    assert len(groups) >= 4        # 4 curves of 3 points, cut for 2 workers
