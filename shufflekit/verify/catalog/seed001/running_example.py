@@ -125,6 +125,12 @@ def residuals(n: int):
             "Z2": float(p @ Z ** 2), "rho_abs": float(p[sup] @ np.abs(rho)), "rho_mean": float(p[sup] @ rho)}
 
 
+def residual_order(ctx, key: str, power: float, tol: float, what: str):
+    """Check that the exact moment ``residuals(n)[key]`` of the running example decays like
+    n^power over :func:`n_grid` (seed 001, Prop. 5.4 and Thm 7.1)."""
+    return checks.remainder_order(lambda n: residuals(n)[key], n_grid(ctx), power, tol=tol, what=what)
+
+
 def canonical_jsd_remainder(ctx, prefix: str = ""):
     r = W1F / W0F - 1
     chi2, mu3 = float(W0F @ r ** 2), float(W0F @ r ** 3)
