@@ -17,11 +17,11 @@ import subprocess
 import sys
 import time
 
+from bench_histogram import four_symbol_case
 from measure import timed
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.describe import describe
-from shufflekit.numeric import histogram as H
 from shufflekit.numeric.accountant import accountant
 from shufflekit.symbolic.results import SERIES_IDS, TERMS, TermsRange
 
@@ -68,13 +68,7 @@ def run(quick: bool) -> list[dict]:
         rows.append({"benchmark": "scale: cli " + " ".join(args), "target": "<= 5 s (incl. start-up)",
                      "seconds": sec, "peak_mb": float("nan"), "result": last[:60], "ok": sec <= 5.0})
 
-    n4 = 150 if quick else 300
-    k4 = round(0.3 * n4)
-
-    def four():
-        pair = H.shuffled_pair([0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], n4, k4)
-        return pair.jsd(), pair.epsilon(1e-5)
-
+    n4, k4, four = four_symbol_case(quick)
     (jsd, eps), sec, mb = timed(four)
     rows.append({"benchmark": f"scale: histogram 4 symbols n={n4} k={k4} (pair + JSD + eps(1e-5))",
                  "target": "<= 5 s, <= 200 MB", "seconds": sec, "peak_mb": mb,

@@ -526,8 +526,14 @@ def _arb_parv(mech, adjacency: str):
     return out
 
 
-def hoeffding_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-one"):
-    """Ball of :func:`hoeffding_delta` (max over pairs), or ``None`` at epsilon = 0."""
+def _worst_pair_arb(mech, n: int, epsilon: float, adjacency: str, pair_delta):
+    r"""Largest ball of ``pair_delta`` over the distinct pairs of ``adjacency``, or ``None`` at
+    epsilon = 0.
+
+    For each pair, with :math:`a = e^\varepsilon - 1` and the privacy-loss values
+    :math:`L_i = \gamma(\alpha_i - e^\varepsilon \beta_i)` (Balle et al. 2019, Sec. 5), a pair
+    whose largest :math:`L_i` is certainly :math:`\le 0` contributes nothing; otherwise it
+    contributes ``pair_delta(gam, w, L, lmax, a)``."""
     if epsilon <= 0:
         return None
     ctx.prec = ARB_PREC
@@ -536,29 +542,26 @@ def hoeffding_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-
     for gam, al, be, w in _arb_parv(mech, adjacency):
         L = [gam * (x - (a + 1) * y) for x, y in zip(al, be)]
         lmax = max(L, key=lambda b: float(b.upper()))
-        lmin = min(L, key=lambda b: float(b.lower()))
         if lmax.upper() <= 0:
             continue
-        b = lmax.upper() - lmin.lower()      # a ball containing an upper bound on the range
-        b = arb(b)
-        val = (1 / (gam * n)) * (b * b / (4 * a)) * (1 - gam * (1 - (-2 * a * a / (b * b)).exp())) ** n
+        val = pair_delta(gam, w, L, lmax, a)
         if val.upper() > best.upper():
             best = val
     return best
 
 
+def hoeffding_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-one"):
+    """Ball of :func:`hoeffding_delta` (max over pairs), or ``None`` at epsilon = 0."""
+    def pair_delta(gam, w, L, lmax, a):
+        lmin = min(L, key=lambda b: float(b.lower()))
+        b = arb(lmax.upper() - lmin.lower())  # a ball containing an upper bound on the range
+        return (1 / (gam * n)) * (b * b / (4 * a)) * (1 - gam * (1 - (-2 * a * a / (b * b)).exp())) ** n
+    return _worst_pair_arb(mech, n, epsilon, adjacency, pair_delta)
+
+
 def bennett_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-one"):
     """Ball of :func:`bennett_delta` (max over pairs), or ``None`` at epsilon = 0."""
-    if epsilon <= 0:
-        return None
-    ctx.prec = ARB_PREC
-    a = arb(epsilon).exp() - 1
-    best = arb(0)
-    for gam, al, be, w in _arb_parv(mech, adjacency):
-        L = [gam * (x - (a + 1) * y) for x, y in zip(al, be)]
-        lmax = max(L, key=lambda b: float(b.upper()))
-        if lmax.upper() <= 0:
-            continue
+    def pair_delta(gam, w, L, lmax, a):
         bp = arb(lmax.upper())                        # b_+ >= max L (the bound grows with b_+)
         c = sum((wi / gam * li * li for wi, li in zip(w, L)), arb(0))
         beta = a * bp / c
@@ -566,10 +569,8 @@ def bennett_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-on
         s = c / (bp * bp) * phi
         mgf = (1 - gam * (1 - (-s).exp())) ** n
         zero = (1 - gam) ** n
-        val = (mgf - zero) * bp / (1 + beta).log() / (gam * n)
-        if val.upper() > best.upper():
-            best = val
-    return best
+        return (mgf - zero) * bp / (1 + beta).log() / (gam * n)
+    return _worst_pair_arb(mech, n, epsilon, adjacency, pair_delta)
 
 
 def _ball_fn(ball_of):

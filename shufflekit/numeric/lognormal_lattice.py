@@ -77,39 +77,45 @@ class AffineLognormal:
 
         return arb(self.a), arb(self.b), arb(self.s), arb(self.m)
 
-    def excess_arb(self, t: float):
-        r""":math:`E[(L - t)_+]` as an Arb ball."""
+    def threshold_arb(self, t: float):
+        r"""Arb balls ``(a, s, t, scale, z)`` shared by :meth:`excess_arb` and
+        :meth:`shortfall_arb`: :math:`\mathrm{scale} = |b|e^{m+s^2/2} = |b|E[e^{sZ+m}]` and
+        :math:`z = (\log((t-a)/b) - m)/s`, the normal point where :math:`L = t` (``None`` when
+        :math:`(t-a)/b \le 0`, i.e. ``L`` stays on one side of ``t``)."""
         from flint import arb
 
         a, b, s, m = self.arb_params()
         t_ = arb(t)
         scale = abs(b) * (m + s * s / 2).exp()
+        crosses = t > self.a if self.b > 0 else t < self.a
+        z = (((t_ - a) / b).log() - m) / s if crosses else None
+        return a, s, t_, scale, z
+
+    def excess_arb(self, t: float):
+        r""":math:`E[(L - t)_+]` as an Arb ball."""
+        from flint import arb
+
+        a, s, t_, scale, z = self.threshold_arb(t)
         if self.b > 0:
-            if t <= self.a:
-                return a + b * (m + s * s / 2).exp() - t_
-            z = (((t_ - a) / b).log() - m) / s
+            if z is None:
+                return a + scale - t_           # L > t always: E[L] - t
             return scale * phi(s - z) - (t_ - a) * phi(-z)
-        if t >= self.a:
+        if z is None:
             return arb(0)
-        z = (((t_ - a) / b).log() - m) / s      # L > t  <=>  Z < z
-        return (a - t_) * phi(z) - scale * phi(z - s)
+        return (a - t_) * phi(z) - scale * phi(z - s)      # L > t  <=>  Z < z
 
     def shortfall_arb(self, t: float):
         r""":math:`E[(t - L)_+]` as an Arb ball (direct formula, no cancellation against the mean)."""
         from flint import arb
 
-        a, b, s, m = self.arb_params()
-        t_ = arb(t)
-        scale = abs(b) * (m + s * s / 2).exp()
+        a, s, t_, scale, z = self.threshold_arb(t)
         if self.b > 0:
-            if t <= self.a:
+            if z is None:
                 return arb(0)
-            z = (((t_ - a) / b).log() - m) / s      # L < t  <=>  Z < z
-            return (t_ - a) * phi(z) - scale * phi(z - s)
-        if t >= self.a:
+            return (t_ - a) * phi(z) - scale * phi(z - s)  # L < t  <=>  Z < z
+        if z is None:
             return t_ - a + scale
-        z = (((t_ - a) / b).log() - m) / s          # L < t  <=>  Z > z
-        return (a - t_) * -phi(-z) + scale * phi(s - z)
+        return (a - t_) * -phi(-z) + scale * phi(s - z)    # L < t  <=>  Z > z
 
 
 def upper_float(ball) -> float:

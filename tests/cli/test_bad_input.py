@@ -16,6 +16,7 @@ import io
 import pytest
 
 from shufflekit.cli import build_parser, main
+from tests.cli.sweep_spec import ONE_POINT_SWEEP
 
 BASE = {
     "list": ["list", "mechanisms"],
@@ -30,16 +31,7 @@ BASE = {
     "check-expansion": ["check-expansion", "x + x**2/2", "--function", "exp(x) - 1", "--at", "0",
                         "--no-certify"],
 }
-#: a one-point sweep (k-RR, n = 10, blanket): well under a second
-SPEC = """title = "probe"
-[[grid]]
-mechanism = "krr"
-k = 2
-eps0 = 1.0
-n = 10
-method = "blanket"
-delta = 1e-3
-"""
+SPEC = ONE_POINT_SWEEP
 BAD_NUMBERS = ["nan", "inf", "-inf", "abc", "", "-3", "1e400", "0.5,,0.5", "1/0"]
 BAD_OUTPUT = ["/nonexistent/dir/out.txt", "", "/"]
 FREE_TEXT = {"method", "schedule", "plot_x"}   # checked after parsing (registry, JSON, spec)

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shufflekit.cli import build_parser, main
+from tests.cli.sweep_spec import ONE_POINT_SWEEP
 
 #: wall-clock limit of one call: the slowest generated call takes about 5 s of CPU (a joint
 #: composition of two 4-ary k-RR described exactly); the margin is for a shared, loaded machine
@@ -57,15 +58,7 @@ SKIP_DEST = {"help", "version", "command", "func", "ones_deprecated"}
 SKIP_OPTION = {"--all", "--document"}
 #: sweep options the fuzz sets itself: serial, a temporary cache, a plot that cannot be written
 SWEEP_FIXED = {"workers", "cache_dir", "plot", "scheduler"}
-SWEEP_SPEC = """title = "fuzz"
-[[grid]]
-mechanism = "krr"
-k = 2
-eps0 = 1.0
-n = 10
-method = "blanket"
-delta = 1e-3
-"""
+SWEEP_SPEC = ONE_POINT_SWEEP
 SWEEP_DIR: dict[str, str] = {}
 
 

@@ -15,29 +15,7 @@ from shufflekit.numeric.composition import (Round, compose, composed_accountant,
 from shufflekit.numeric.dominating_pair import PrivacyLossPmf, hull_pmf
 from shufflekit.numeric.gaussian import gdp_epsilon
 from shufflekit.numeric.histogram import binary_pair
-
-
-def exact_conv(a, b):
-    fa = [Fraction(float(x)) for x in a]
-    fb = [Fraction(float(x)) for x in b]
-    out = [Fraction(0)] * (len(a) + len(b) - 1)
-    for i, x in enumerate(fa):
-        for j, y in enumerate(fb):
-            out[i + j] += x * y
-    return out
-
-
-def exact_error(c: PrivacyLossPmf, ref: list) -> Fraction:
-    """Exact l1 distance of a computed law (cells and infinity cell) from the exact one."""
-    full = [Fraction(0)] * len(ref)
-    for i, x in enumerate(c.probs):
-        full[c.offset + i] = Fraction(float(x))
-    return sum(abs(x - r) for x, r in zip(full, ref)) + Fraction(c.infinity_mass)
-
-
-# masses over a wide dynamic range, down to subnormals, so underflow paths are exercised
-masses = st.one_of(st.floats(0, 1), st.floats(0, 1e-300), st.just(0.0),
-                   st.builds(lambda k: 2.0 ** -k, st.integers(0, 1074)))
+from tests.numeric.exact_convolution import exact_conv, masses, pmf_error
 
 
 @settings(max_examples=25, deadline=None)
@@ -50,7 +28,7 @@ def test_fft_round_off_bound_holds_against_exact_rationals(xa, xb, same):
     pa = PrivacyLossPmf(1 / 8, 0, a, 0.0, 0.0, Kind.UPPER)
     pb = pa if same else PrivacyLossPmf(1 / 8, 0, b, 0.0, 0.0, Kind.UPPER)
     c = convolve(pa, pb)
-    assert exact_error(c, exact_conv(a, b)) <= Fraction(c.error)
+    assert pmf_error(c, exact_conv(a, b)) <= Fraction(c.error)
     # and the bound is useful: far below any delta one would report
     assert c.error < 1e-12
 

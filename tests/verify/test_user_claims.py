@@ -38,12 +38,18 @@ PLUGIN = textwrap.dedent('''
 ''')
 
 
-def test_user_plugin_runs_through_the_cli(tmp_path, capsys):
-    plugin = tmp_path / "my_claims.py"
-    plugin.write_text(PLUGIN)
-    code = main(["verify", "--plugin", str(plugin), "--only", "user.*", "--format", "json",
+def verify_plugin(tmp_path, capsys, name: str, source: str, only: str):
+    """Write ``source`` as plugin ``name`` and run ``verify --plugin`` on the ids ``only`` with
+    JSON output; returns the exit code and the parsed payload."""
+    plugin = tmp_path / name
+    plugin.write_text(source)
+    code = main(["verify", "--plugin", str(plugin), "--only", only, "--format", "json",
                  "--no-progress"])
-    payload = json.loads(capsys.readouterr().out)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_user_plugin_runs_through_the_cli(tmp_path, capsys):
+    code, payload = verify_plugin(tmp_path, capsys, "my_claims.py", PLUGIN, "user.*")
     verdicts = {c["id"]: c["verdict"] for c in payload["claims"]}
     assert verdicts == {"user.gamma": "confirmed", "user.chi-order": "confirmed",
                         "user.wrong": "refuted"}
@@ -60,11 +66,7 @@ CRASHING = textwrap.dedent('''
 
 
 def test_a_crashing_user_check_exits_4_with_the_error_line(tmp_path, capsys):
-    plugin = tmp_path / "crash.py"
-    plugin.write_text(CRASHING)
-    code = main(["verify", "--plugin", str(plugin), "--only", "user.crash", "--format", "json",
-                 "--no-progress"])
-    payload = json.loads(capsys.readouterr().out)
+    code, payload = verify_plugin(tmp_path, capsys, "crash.py", CRASHING, "user.crash")
     assert code == 4
     assert payload["claims"][0]["verdict"] == "error"
     assert payload["claims"][0]["evidence"] == "check raised ZeroDivisionError: division by zero"

@@ -12,6 +12,16 @@ from shufflekit.verify.claims import claim, confirmed, imprecise, refuted
 from shufflekit.verify.mutation import printed
 
 
+def larger_blanket_pair():
+    r"""A pair (R, K), R = [[1/3, 2/3], [2/3, 1/3]], K = [[1, 0], [1/2, 1/2]], for which the
+    maximal blanket of K o R is heavier than the pushed-forward blanket K o (gamma omega)
+    (seed 000, Lemma A.3 and its proof)."""
+    third = sp.Rational(1, 3)
+    R = FiniteMechanism.from_matrix([[third, 2 * third], [2 * third, third]])
+    K = [[1, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]]
+    return R, K
+
+
 @claim(id="000.lemA.3.post-processing", paper="000", source="Lemma A.3",
        statement=r"\chi_{\mathrm{lo}}(\mathcal K\circ\mathcal R)\ge\chi_{\mathrm{lo}}(\mathcal R),\ "
                  r"\chi_{\mathrm{up}}(\mathcal K\circ\mathcal R)\ge\chi_{\mathrm{up}}(\mathcal R),\ \gamma'\ge\gamma",
@@ -37,9 +47,7 @@ def check_000_lemA_3_post_processing(ctx):
     if bool(bad) == claimed:
         return refuted(f"{len(bad)} of {n} random (R, K) break the monotonicity with the "
                        f"pushed-forward blanket" + (f"; first {bad[0]}" if bad else ""))
-    third = sp.Rational(1, 3)
-    R = FiniteMechanism.from_matrix([[third, 2 * third], [2 * third, third]])
-    K = [[1, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]]
+    R, K = larger_blanket_pair()
     before = R.chi_up().value
     after_max = R.post_process(K).chi_up().value
     after_push = R.post_process(K, push_blanket=True).chi_up().value
@@ -78,9 +86,7 @@ def check_000_lemA_3_proof_blanket(ctx):
     K o (gamma omega) for K o R, while chi_lo, chi_up, gamma of K o R are defined with its own
     maximal blanket.  The two agree when the maximal blanket of K o R has mass gamma; a concrete
     pair (R, K) where it is larger names the gap (imprecise); none found: confirmed."""
-    third = sp.Rational(1, 3)
-    R = FiniteMechanism.from_matrix([[third, 2 * third], [2 * third, third]])
-    K = [[1, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]]
+    R, K = larger_blanket_pair()
     gamma = R.blanket().gamma
     maximal = R.post_process(K).blanket().gamma
     pushed = R.post_process(K, push_blanket=True).blanket().gamma

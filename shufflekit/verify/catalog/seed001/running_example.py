@@ -82,19 +82,37 @@ def latex_percent(text: str) -> str:
     return text.replace("%", "\\%")
 
 
+def centred_histogram_law(n: int, k: int):
+    """The shuffled pair at (n, k), its output histograms as floats, and their mean
+    E N = (n - k) W0 + k W1 (seed 001, Sec. 5)."""
+    pair = shuffled_pair_at(n, k)
+    return pair, pair.histograms().astype(float), (n - k) * W0F + k * W1F
+
+
+def mixture_covariance(pi: float) -> np.ndarray:
+    r"""Covariance of one user's one-hot output in the mixture at weight ``pi``:
+    :math:`\Sigma_\pi = (1-\pi)(\mathrm{diag}W_0 - W_0W_0^T) + \pi(\mathrm{diag}W_1 - W_1W_1^T)`
+    (seed 001, Sec. 5)."""
+    return (1 - pi) * (np.diag(W0F) - np.outer(W0F, W0F)) + pi * (np.diag(W1F) - np.outer(W1F, W1F))
+
+
+def score_direction(pi: float) -> np.ndarray:
+    r"""The linear score :math:`s` with :math:`\Sigma_\pi s = W_1 - W_0 + c\mathbf 1` and
+    :math:`\mathbf 1^T s = 0` (the bordered system; seed 001, Sec. 5)."""
+    d = len(W0F)
+    border = np.zeros((d + 1, d + 1))
+    border[:d, :d] = mixture_covariance(pi)
+    border[:d, d] = 1
+    border[d, :d] = 1
+    return np.linalg.solve(border, np.concatenate([W1F - W0F, [0.0]]))[:d]
+
+
 @lru_cache(maxsize=None)
 def residuals(n: int):
     k = composition_k(n)
     pi = k / n
-    pair = shuffled_pair_at(n, k)
-    hist = pair.histograms().astype(float)
-    EN = (n - k) * W0F + k * W1F
-    sig = (1 - pi) * (np.diag(W0F) - np.outer(W0F, W0F)) + pi * (np.diag(W1F) - np.outer(W1F, W1F))
-    border = np.zeros((4, 4))
-    border[:3, :3] = sig
-    border[:3, 3] = 1
-    border[3, :3] = 1
-    s = np.linalg.solve(border, np.concatenate([W1F - W0F, [0.0]]))[:3]
+    pair, hist, EN = centred_histogram_law(n, k)
+    s = score_direction(pi)
     Z = (hist - EN) @ s
     U = pair.likelihood_ratio - 1
     R = U - Z / n
@@ -105,6 +123,12 @@ def residuals(n: int):
     rho = np.log(pair.likelihood_ratio[sup]) - mu * Z[sup] / math.sqrt(n * I) + mu * mu / 2
     return {"R2": float(p @ R ** 2), "R4": float(p @ R ** 4), "RZ": float(p @ (R * Z)),
             "Z2": float(p @ Z ** 2), "rho_abs": float(p[sup] @ np.abs(rho)), "rho_mean": float(p[sup] @ rho)}
+
+
+def residual_order(ctx, key: str, power: float, tol: float, what: str):
+    """Check that the exact moment ``residuals(n)[key]`` of the running example decays like
+    n^power over :func:`n_grid` (seed 001, Prop. 5.4 and Thm 7.1)."""
+    return checks.remainder_order(lambda n: residuals(n)[key], n_grid(ctx), power, tol=tol, what=what)
 
 
 def canonical_jsd_remainder(ctx, prefix: str = ""):
@@ -124,16 +148,9 @@ def score_statistics(n: int):
     """Exact E_P[(xi_n - t)_+] for t in {0, 0.5, 1, 2}, P(|U| > 1/2), E U^2, E(L-1) at k = round(0.3 n)."""
     k = composition_k(n)
     pi = k / n
-    pair = shuffled_pair_at(n, k)
-    hist = pair.histograms().astype(float)
-    EN = (n - k) * W0F + k * W1F
+    pair, hist, EN = centred_histogram_law(n, k)
     c = H.channel_constants(W0F, W1F, pi)
-    sig = (1 - pi) * (np.diag(W0F) - np.outer(W0F, W0F)) + pi * (np.diag(W1F) - np.outer(W1F, W1F))
-    border = np.zeros((4, 4))
-    border[:3, :3] = sig
-    border[:3, 3] = 1
-    border[3, :3] = 1
-    s = np.linalg.solve(border, np.concatenate([W1F - W0F, [0.0]]))[:3]
+    s = score_direction(pi)
     xi = (hist - EN) @ s / math.sqrt(n * c["I_pi"])
     U = pair.likelihood_ratio - 1
     call = {t: float(pair.p @ np.maximum(xi - t, 0.0)) for t in (0.0, 0.5, 1.0, 2.0)}
@@ -144,11 +161,9 @@ def score_statistics(n: int):
 @lru_cache(maxsize=None)
 def histogram_moments(n: int):
     k = composition_k(n)
-    pair = shuffled_pair_at(n, k)
-    hist = pair.histograms().astype(float)
-    EN = (n - k) * W0F + k * W1F
+    pair, hist, EN = centred_histogram_law(n, k)
     delta = hist - EN
     cov = (delta * pair.p[:, None]).T @ delta
     cross = (delta * (pair.p * (pair.likelihood_ratio - 1))[:, None]).sum(axis=0)
-    sig = (1 - k / n) * (np.diag(W0F) - np.outer(W0F, W0F)) + k / n * (np.diag(W1F) - np.outer(W1F, W1F))
+    sig = mixture_covariance(k / n)
     return cov, n * sig, cross, float(pair.p @ hist.sum(axis=1)) / n

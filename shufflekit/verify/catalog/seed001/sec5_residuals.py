@@ -9,6 +9,7 @@ from shufflekit.verify.catalog.seed001.running_example import (
     W1F,
     histogram_moments,
     n_grid,
+    residual_order,
     residuals,
 )
 from shufflekit.verify.claims import claim, confirmed, refuted
@@ -18,15 +19,15 @@ from shufflekit.verify.mutation import printed
 @claim(id="001.prop5.4.R2", paper="001", source="Prop. 5.4",
        statement=r"\mathbb{E}_P R_{n,k}^2 = O(n^{-2})", section="Sec. 5")
 def check_001_prop5_4_R2(ctx):
-    return checks.remainder_order(lambda n: residuals(n)["R2"], n_grid(ctx), -2.0, tol=0.1,
-                                  what="E R^2 at pi = 0.3 (Table 3 channel)")
+    return residual_order(ctx, "R2", -2.0, tol=0.1,
+                          what="E R^2 at pi = 0.3 (Table 3 channel)")
 
 
 @claim(id="001.prop5.4.R4", paper="001", source="Prop. 5.4",
        statement=r"\mathbb{E}_P R_{n,k}^4 = O(n^{-4})", section="Sec. 5")
 def check_001_prop5_4_R4(ctx):
-    return checks.remainder_order(lambda n: residuals(n)["R4"], n_grid(ctx), -4.0, tol=0.15,
-                                  what="E R^4 at pi = 0.3")
+    return residual_order(ctx, "R4", -4.0, tol=0.15,
+                          what="E R^4 at pi = 0.3")
 
 
 @claim(id="001.prop5.4.RZ-orthogonal", paper="001", source="Table 1 / Lemma 5.3",

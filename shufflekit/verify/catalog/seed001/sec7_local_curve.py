@@ -12,7 +12,7 @@ from shufflekit.verify.catalog.seed001.running_example import (
     composition_k,
     fisher_at,
     n_grid,
-    residuals,
+    residual_order,
     score_statistics,
     shuffled_pair_at,
 )
@@ -27,15 +27,15 @@ def _g(t: float) -> float:
        statement=r"\Lambda_{n,k} = \mu_n\xi_n - \tfrac12\mu_n^2 + \rho_n,\ \mathbb{E}_P|\rho_n| = O(n^{-1})",
        section="Sec. 7")
 def check_001_thm7_1_privacy_loss(ctx):
-    return checks.remainder_order(lambda n: residuals(n)["rho_abs"], n_grid(ctx), -1.0, tol=0.1,
-                                  what="E|rho_n| at pi = 0.3")
+    return residual_order(ctx, "rho_abs", -1.0, tol=0.1,
+                          what="E|rho_n| at pi = 0.3")
 
 
 @claim(id="001.thm7.1.privacy-loss-mean", paper="001", source="Thm 7.1",
        statement=r"\mathbb{E}_P\rho_n = O(n^{-2})", section="Sec. 7")
 def check_001_thm7_1_privacy_loss_mean(ctx):
-    return checks.remainder_order(lambda n: residuals(n)["rho_mean"], n_grid(ctx), -2.0, tol=0.1,
-                                  what="E rho_n at pi = 0.3")
+    return residual_order(ctx, "rho_mean", -2.0, tol=0.1,
+                          what="E rho_n at pi = 0.3")
 
 
 @claim(id="001.eq9.gdp-local", paper="001", source="eq. (9), Thm 7.3",
