@@ -64,7 +64,7 @@ rounded up).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -199,6 +199,8 @@ class Rows:
     bits_high: float
     cache: dict
 
+    tables: dict = field(default_factory=dict)
+
     def get(self, m: int) -> BinomialRow:
         row = self.cache.get(m)
         if row is None:
@@ -207,6 +209,18 @@ class Rows:
                 self.cache.clear()
             self.cache[m] = row
         return row
+
+    def cumulative(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        r"""Float cumulative sums :math:`F(k)=\sum_{i\le k}` and :math:`F_2(k)=\sum_{i\le k}F(i)`
+        of the scaled row (sums from the window's low edge; see :func:`_inner` for their error)."""
+        t = self.tables.get(m)
+        if t is None:
+            F = np.cumsum(self.get(m).pmf)
+            t = (F, np.cumsum(F))
+            if len(self.tables) > 20000:
+                self.tables.clear()
+            self.tables[m] = t
+        return t
 
 
 _ROWS: dict = {}
@@ -287,6 +301,64 @@ def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | No
         dn = arb(n) * sum((arb(float(a)) * arb(float(b)) for a, b in zip(q, g_lo)), arb(0))
         lo = dn.lower() if dn.lower() > 0 else arb(0)
         return Positive(arb(lo), arb(up.upper()), arb(0), 1, 0.0)
+    tiny = _negligible(g_lo, g_hi)
+    if np.any(tiny):
+        res = _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells)
+        if res is not None:
+            return res
+    return _expected(g_lo, g_hi, q, (float(q0),), n, bits, max_cells)
+
+
+NEGLIGIBLE = 1e-6      # sign-ambiguous atoms this small (relative to the largest) are absorbed
+ABSORB_REL = 1e-8      # ... when the additive term they cost is below this fraction of the value
+
+
+def _negligible(g_lo: np.ndarray, g_hi: np.ndarray) -> np.ndarray:
+    """Mask of the atoms whose interval contains 0 and is tiny next to the largest atom."""
+    big = float(np.max(np.maximum(np.abs(g_lo), np.abs(g_hi))))
+    size = np.maximum(np.abs(g_lo), np.abs(g_hi))
+    return (g_lo <= 0) & (g_hi >= 0) & (size <= NEGLIGIBLE * big)
+
+
+def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells) -> "Positive | None":
+    r"""The enclosure with the sign-ambiguous tiny atoms moved into the zero mass.
+
+    Write :math:`S = S' + Z`, :math:`S'` the sum with every user of an absorbed atom counted
+    as 0 (a law with those probabilities added to the zero mass; the same coupling) and
+    :math:`Z` the absorbed users' contribution.  From :math:`a_+ - b_- \le (a+b)_+ \le a_+ + b_+`,
+
+    .. math::
+        \mathbb{E}[S'_+] - n\sum_z q_z |g_{z,lo}| \le \mathbb{E}[S_+]
+        \le \mathbb{E}[S'_+] + n\sum_z q_z\, g_{z,hi}
+
+    (:math:`\mathbb{E}[Z_+] \le \sum_z n q_z \max(g_z, 0)`).  Used only when this additive term is
+    below :data:`ABSORB_REL` of the value (else ``None``: the atoms are enumerated).  Such atoms
+    are the float images of an exact 0 (e.g. :math:`\alpha=\beta` at :math:`\varepsilon=0`),
+    whose enumeration would only multiply the number of cells.
+    """
+    ctx.prec = 128
+    add_hi = arb(n) * sum((arb(float(a)) * arb(float(b)) for a, b in zip(q[tiny], g_hi[tiny])),
+                          arb(0))
+    add_lo = arb(n) * sum((arb(float(a)) * arb(float(-b)) for a, b in zip(q[tiny], g_lo[tiny])),
+                          arb(0))
+    parts = (float(q0),) + tuple(float(v) for v in q[tiny])
+    keep = ~tiny
+    if not np.any(g_hi[keep] > 0):
+        base = Positive(arb(0), arb(0), arb(0), 0, 0.0)
+    elif not np.any(g_hi[keep] < 0):
+        return None
+    else:
+        base = _expected(g_lo[keep], g_hi[keep], q[keep], parts, n, bits, max_cells)
+    hi = arb((base.hi + add_hi).upper())
+    if float((add_hi + add_lo).upper()) > ABSORB_REL * float(hi.upper()):
+        return None
+    lo = base.lo - add_lo
+    lo = arb(lo.lower()) if lo > 0 else arb(0)
+    return Positive(lo, hi, arb((base.budget + add_hi).upper()), base.cells, base.bits)
+
+
+def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
+    """:func:`expected_positive_part` for a law with both signs; ``q0``: the zero mass in parts."""
     g_lo, g_hi, q = coarsen(g_lo, g_hi, q, n, 64.0 if bits is None else float(bits))
     b = 64.0 if bits is None else float(bits)
     scale = math.log2(n * max(float(np.max(g_hi)), 1e-300))
@@ -364,7 +436,9 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     levels = [i for i in range(r) if i != inner]
     seq = levels + [inner]
     qa = [arb(float(v)) for v in qq]
-    rest = arb(float(q0))
+    rest = sum((arb(float(v)) for v in q0), arb(0))
+    q0 = math.fsum(q0)               # float zero mass (heuristics and the settling bounds)
+    exact_zero = rest == 0
     rhos = {}
     for i in reversed(seq):          # rho_j = q_j / (q0 + sum of this and later atoms)
         rest = rest + qa[i]
@@ -445,7 +519,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         hu_m = hu_e = hd_m = hd_e = np.zeros(0)
         hu_e = hd_e = np.zeros(0, dtype=np.int64)
         kF, extra = 0.0, None
-    elif q0 == 0:
+    elif exact_zero:
         # the inner atom takes every remaining user (rho = 1): h = (x - |c| m)_+ exactly
         mf = (n - s).astype(np.float64)
         e2 = 4 * U * (np.abs(xu) + ex + cu * mf)
@@ -513,8 +587,9 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
         sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
         offs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         pmf = np.concatenate([row.pmf for row in chunk])
-        F = np.concatenate([np.cumsum(row.pmf) for row in chunk])
-        F2 = np.concatenate([np.cumsum(np.cumsum(row.pmf)) for row in chunk])
+        tabs = [rows.cumulative(row.m) for row in chunk]
+        F = np.concatenate([t[0] for t in tabs])
+        F2 = np.concatenate([t[1] for t in tabs])
         kap_r = np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1 for row in chunk])
         kF = max(kF, float(kap_r.max()))
         lo = np.array([row.lo for row in chunk], dtype=np.int64)[ri]
