@@ -200,6 +200,7 @@ class Rows:
     cache: dict
 
     tables: dict = field(default_factory=dict)
+    first: dict = field(default_factory=dict)
 
     def get(self, m: int) -> BinomialRow:
         row = self.cache.get(m)
@@ -209,6 +210,20 @@ class Rows:
                 self.cache.clear()
             self.cache[m] = row
         return row
+
+    def moments(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        r"""Float cumulative sums :math:`\sum_{lo\le i\le k}\mathrm{pmf}(i)` and
+        :math:`\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)` of the scaled row (relative errors
+        :math:`\gamma_N`, :math:`\gamma_{N+1}`: non-negative terms, one rounding per product)."""
+        t = self.first.get(m)
+        if t is None:
+            row = self.get(m)
+            t = (np.cumsum(row.pmf),
+                 np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64)))
+            if len(self.first) > 20000:
+                self.first.clear()
+            self.first[m] = t
+        return t
 
     def cumulative(self, m: int) -> tuple[np.ndarray, np.ndarray]:
         r"""Float cumulative sums :math:`F(k)=\sum_{i\le k}` and :math:`F_2(k)=\sum_{i\le k}F(i)`
@@ -494,6 +509,11 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         if pos == 0:
             wmd, wed = wm, we
         row_off = offs[inv]
+        runs = None
+        if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1:]:
+            mom = [rows.moments(n - int(v)) for v in uniq]
+            runs = (np.concatenate([t[0] for t in mom]), np.concatenate([t[1] for t in mom]),
+                    gamma_n(max(row.pmf.size for row in rl) + 4))
         cum = np.cumsum(widths)
         parts = []
         first = 0
@@ -504,7 +524,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
             sl = slice(first, last)
             parts.append(_expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab,
                                  wm, we, wmd, wed, gh[j], gl[j], seq[pos + 1:], gl, gh, qq, q0,
-                                 n, r, bits, kap, floor, settled, budget_m, budget_e))
+                                 n, r, bits, kap, floor, settled, budget_m, budget_e, runs))
             first = last
         s, xu, xd, ab, wm, we, wmd, wed = (np.concatenate([pt[i] for pt in parts])
                                              for i in range(8))
@@ -693,11 +713,26 @@ def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, 
     """
     if not later:
         return None
+    dead, lin, D_up, D_dn, tail = settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits)
+    if not (np.any(lin) or np.any(dead)):
+        return None
+    if np.any(lin):
+        um, ue = np.frexp(wm[lin] * (D_up[lin] + tail[lin]))
+        dm, de = np.frexp(wmd[lin] * D_dn[lin])
+        settled["um"].append(um)
+        settled["ue"].append(ue + we[lin])
+        settled["dm"].append(dm)
+        settled["de"].append(de + wed[lin])
+    return ~(lin | dead)
+
+
+def later_law(later, gl, gh, qq, q0):
+    """Per direction: float mean, variance bound, deviation bound, mean margin of the later law."""
     lat = list(later)
     tot = q0 + float(sum(qq[i] for i in lat))
     p = np.array([qq[i] / tot for i in lat])
     out = {}
-    for tag, g, x in (("u", gh, xu), ("d", gl, xd)):
+    for tag, g in (("u", gh), ("d", gl)):
         gg = np.array([g[i] for i in lat])
         mu = float(np.dot(p, gg))
         var = float(np.dot(p, gg * gg)) - mu * mu
@@ -705,6 +740,13 @@ def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, 
         b = max(float(np.max(np.abs(gg - mu))), abs(mu)) * (1 + 1e-9) + 1e-300
         out[tag] = (mu, max(var, 0.0) * (1 + 1e-9) + 4 * U * scale * scale, b,
                     1e-12 * scale)
+    return out
+
+
+def settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits):
+    """Masks ``dead``, ``lin`` and the bounds ``D_up``, ``D_dn``, ``tail`` of :func:`_settle`."""
+    lat = list(later)
+    out = later_law(later, gl, gh, qq, q0)
     m = (n - s).astype(np.float64)
     ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
     mu_u, var_u, b_u, dmu_u = out["u"]
@@ -721,28 +763,27 @@ def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, 
         tail = np.exp(-f) / fprime * (1 + 1e-6)
         lin = (D_up > 0) & (D_dn > 0) & (tail <= 2.0 ** -bits * D_up)
     lin &= ~dead
-    if not (np.any(lin) or np.any(dead)):
-        return None
-    if np.any(lin):
-        um, ue = np.frexp(wm[lin] * (D_up[lin] + tail[lin]))
-        dm, de = np.frexp(wmd[lin] * D_dn[lin])
-        settled["um"].append(um)
-        settled["ue"].append(ue + we[lin])
-        settled["dm"].append(dm)
-        settled["de"].append(de + wed[lin])
-    return ~(lin | dead)
+    return dead, lin, D_up, D_dn, tail
 
 
 def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm, we, wmd, wed,
             gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, kap, floor, settled, budget_m,
-            budget_e):
-    """Children of the parents ``sl`` at one level: weights, partial sums; settle and prune."""
-    w = widths[sl]
-    total = int(w.sum())
+            budget_e, runs=None):
+    """Children of the parents ``sl`` at one level: weights, partial sums; settle and prune.
+
+    With ``runs`` (a non-positive level), the settled runs at both ends of each parent's
+    window are not expanded (:func:`_settled_runs`); only the children between are."""
     base = np.arange(s.size)[sl]
+    first = np.zeros(base.size, dtype=np.int64)          # first child (relative to lo)
+    w = widths[sl]
+    if runs is not None and later:
+        first, w = _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu,
+                                 xd, ab, wm, we, wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0,
+                                 n, r, bits, settled)
+    total = int(w.sum())
     idx = np.repeat(base, w)
     start = np.repeat(np.cumsum(w) - w, w)
-    k = np.arange(total) - start
+    k = np.arange(total) - start + np.repeat(first, w)
     kk = lo_of[idx] + k
     v = flat[row_off[idx] + k]
     # relative tail factors on both edges: edge child weight / (1 - r)
@@ -777,3 +818,123 @@ def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm,
         cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
                                                  (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
     return cs, cxu, cxd, cab, cwm, cwe, cdm, cde
+
+
+def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd, ab, wm, we,
+                  wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, settled):
+    r"""Settle whole runs of children of a non-positive level without expanding them.
+
+    For a parent with window :math:`[lo, hi]` let :math:`S_k` be the sum given :math:`k` users of
+    this atom :math:`g_j`.  Since :math:`g_j` is at most every later atom and 0, turning one
+    later user into a :math:`g_j`-user lowers the sum, so (coupling) :math:`S_{k+1}\le S_k`.
+
+    * *Dead tail.*  If the dead test of :func:`_settle` (a proven bound :math:`S_{k_d}\le 0`)
+      holds at :math:`k_d`, then :math:`S_k \le 0` for every :math:`k\ge k_d` (also beyond the
+      window): those children contribute 0 and are not generated.  :math:`k_d` is found by
+      bisection on the test (the test is only ever trusted where it was evaluated).
+    * *Linear head.*  If the linear test holds at :math:`k_\ell` (tail bound :math:`T`), then for
+      :math:`k\le k_\ell`, :math:`\mathbb{E}[(S_k)_-]\le\mathbb{E}[(S_{k_\ell})_-]\le T`, so
+      :math:`\mathbb{E}[(S_k)_+]\in[\mathbb{E}S_k, \mathbb{E}S_k + T]`.  The mean is affine in
+      :math:`k`; with the float partial sums' error (:math:`2u` for the child's own step plus
+      the :math:`4(r+2)u\sum|g|N` of :func:`_evaluate`) and the later law's mean
+      :math:`\mu\in[\mu_d-d\mu_d, \mu_u+d\mu_u]`, outward-rounded floats give
+      :math:`A_d + B_d k \le \mathbb{E}S_k \le A_u + B_u k` (upper atoms for the upper end,
+      lower atoms for the lower end, :math:`k\le m`).  If :math:`A_u+B_uk\ge0` at both ends of
+      :math:`[lo, k_\ell]` (affine, so on all of it), every term is non-negative and
+
+      .. math:: \sum_{k=lo}^{k_\ell}\mathrm{pmf}(k)(A_u+B_uk+T) = (A_u+T)\,F + B_u\,G,\quad
+                F=\sum\mathrm{pmf}(k),\; G=\sum k\,\mathrm{pmf}(k)
+
+      from the cumulative tables of :meth:`Rows.moments` (relative errors :math:`\gamma_N`,
+      :math:`\gamma_{N+1}`); evaluating :math:`AF+BG` in floats then errs by at most
+      :math:`\gamma_{N+4}(|A|F+|B|G)` (``runs[2]``), added outward.  The row's own relative error
+      :math:`\kappa` applies term by term (all terms :math:`\ge 0`) and is in the level's
+      :math:`\kappa` already.  The children below ``lo`` are covered as before: the edge
+      weight times :math:`1/(1-r_{lo})` (here the extra :math:`\mathrm{pmf}(lo)\,r/(1-r)` times
+      the edge term) plus the absolute deep-side budget of :func:`_evaluate`.  The lower end
+      is :math:`(A_dF + B_dG)(1-\gamma)` when :math:`A_d+B_dk\ge 0` on the run (Jensen), else 0.
+
+    Returns, per parent, the first child to expand (relative to ``lo``) and how many.
+    """
+    lo = lo_of[base]
+    hi = lo + widths[base] - 1
+    sp, xup, xdp, abp = s[base], xu[base], xd[base], ab[base]
+    G_abs = max(abs(gj_hi), abs(gj_lo))
+
+    def tests(k, i=slice(None)):
+        kf = k.astype(np.float64)
+        return settle_tests(later, gl, gh, qq, q0, n, sp[i] + k, xup[i] + gj_hi * kf,
+                            xdp[i] + gj_lo * kf, abp[i] + G_abs * kf, r, bits)
+
+    def bisect(a, b, pred):
+        """Per parent: a where pred is known false (or a sentinel), b where it is true."""
+        while True:
+            open_ = b - a > 1
+            if not np.any(open_):
+                return b
+            mid = np.where(open_, (a + b) // 2, b)
+            ok = pred(mid)
+            b = np.where(open_ & ok, mid, b)
+            a = np.where(open_ & ~ok, mid, a)
+
+    # dead tail: smallest k with the dead test true (known true at hi)
+    dead_hi = tests(hi)[0]
+    k_dead = hi + 1
+    if np.any(dead_hi):
+        b = bisect(lo - 1, hi, lambda k: tests(k)[0])
+        k_dead = np.where(dead_hi, b, hi + 1)
+    # linear head: largest k with the linear test true (known true at lo)
+    lin_lo = tests(lo)[1] & (k_dead > lo)
+    k_lin = lo - 1
+    if np.any(lin_lo):
+        # bisect on -k: "true" end is the small k
+        b = -bisect(-k_dead, -lo, lambda k: tests(-k)[1] & (-k < k_dead))
+        k_lin = np.where(lin_lo, b, lo - 1)
+    has = k_lin >= lo
+    if np.any(has):
+        i = np.where(has)[0]
+        a, l0 = k_lin[i], lo[i]
+        _, lin_a, _, _, tail = tests(a, i)
+        assert np.all(lin_a)
+        law = later_law(later, gl, gh, qq, q0)
+        mu_u = law["u"][0] + law["u"][3]
+        mu_d = law["d"][0] - law["d"][3]
+        c = 4 * (r + 2) * U * (1 + 1e-8)
+        m = (n - sp[i]).astype(np.float64)
+        x_u, x_d, abi = xup[i], xdp[i], abp[i]
+        A_u = x_u + 2 * U * np.abs(x_u) + c * abi + m * mu_u
+        A_u = A_u + 8 * U * (np.abs(x_u) + c * abi + np.abs(m * mu_u))
+        B_u = gj_hi + 2 * U * abs(gj_hi) + c * G_abs - mu_u
+        B_u = B_u + 4 * U * (abs(gj_hi) + c * G_abs + abs(mu_u))
+        A_d = x_d - 2 * U * np.abs(x_d) - c * abi + m * mu_d
+        A_d = A_d - 8 * U * (np.abs(x_d) + c * abi + np.abs(m * mu_d))
+        B_d = gj_lo - 2 * U * abs(gj_lo) - c * G_abs - mu_d
+        B_d = B_d - 4 * U * (abs(gj_lo) + c * G_abs + abs(mu_d))
+        af, l0f = a.astype(np.float64), l0.astype(np.float64)
+        ok_u = (A_u + B_u * af >= 0) & (A_u + B_u * l0f >= 0)
+        ok_d = (A_d + B_d * af >= 0) & (A_d + B_d * l0f >= 0)
+        F_tab, G_tab, gam = runs
+        j = row_off[base][i] + (a - l0)
+        F, G = F_tab[j], G_tab[j]
+        p_lo = flat[row_off[base][i]]
+        r_lo = rlo[base][i]
+        up = (A_u + tail) * F + B_u * G
+        up = up + gam * ((np.abs(A_u) + tail) * F + np.abs(B_u) * G) * (1 + 1e-6)
+        edge = p_lo * r_lo / (1 - r_lo) * (1 + 1e-12) * (A_u + B_u * l0f + tail)
+        up = (up + edge) * (1 + 8 * U)
+        dn = A_d * F + B_d * G
+        dn = (dn - gam * (np.abs(A_d) * F + np.abs(B_d) * G) * (1 + 1e-6)) * (1 - 8 * U)
+        dn = np.where(ok_d, np.maximum(dn, 0.0), 0.0)
+        sel = ok_u
+        pi = base[i][sel]
+        um, ue = np.frexp(wm[pi] * up[sel])
+        dm, de = np.frexp(wmd[pi] * dn[sel])
+        settled["um"].append(um)
+        settled["ue"].append(ue + we[pi] + E_of[pi])
+        settled["dm"].append(dm)
+        settled["de"].append(de + wed[pi] + E_of[pi])
+        k_lin = k_lin.copy()
+        k_lin[i[~sel]] = lo[i[~sel]] - 1
+    first = k_lin + 1 - lo
+    count = np.maximum(k_dead - k_lin - 1, 0)
+    return first, count
