@@ -199,8 +199,11 @@ class Rows:
     bits_high: float
     cache: dict
 
-    tables: dict = field(default_factory=dict)
     first: dict = field(default_factory=dict)
+    pool_off: dict = field(default_factory=dict)
+    pool_len: int = 0
+    pool_F: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    pool_F2: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def get(self, m: int) -> BinomialRow:
         row = self.cache.get(m)
@@ -225,17 +228,32 @@ class Rows:
             self.first[m] = t
         return t
 
-    def cumulative(self, m: int) -> tuple[np.ndarray, np.ndarray]:
-        r"""Float cumulative sums :math:`F(k)=\sum_{i\le k}` and :math:`F_2(k)=\sum_{i\le k}F(i)`
-        of the scaled row (sums from the window's low edge; see :func:`_inner` for their error)."""
-        t = self.tables.get(m)
-        if t is None:
+    def pooled(self, m: int) -> int:
+        r"""Offset of the row's float cumulative sums :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`,
+        :math:`F_2(k)=\sum_{lo\le i\le k}F(i)` (their error: :func:`_inner`) in the
+        family's pooled arrays ``pool_F``, ``pool_F2`` (appended once, reused by every later
+        evaluation; the caller clears the pool before it would exceed its budget)."""
+        off = self.pool_off.get(m)
+        if off is None:
             F = np.cumsum(self.get(m).pmf)
-            t = (F, np.cumsum(F))
-            if len(self.tables) > 20000:
-                self.tables.clear()
-            self.tables[m] = t
-        return t
+            F2 = np.cumsum(F)
+            need = self.pool_len + F.size
+            if need > self.pool_F.size:
+                size = min(max(need, 3 * self.pool_F.size // 2, 1 << 20), max(need, POOL_FLOATS))
+                for name in ("pool_F", "pool_F2"):
+                    grown = np.empty(size)
+                    grown[:self.pool_len] = getattr(self, name)[:self.pool_len]
+                    setattr(self, name, grown)
+            off = self.pool_len
+            self.pool_F[off:need] = F
+            self.pool_F2[off:need] = F2
+            self.pool_len = need
+            self.pool_off[m] = off
+        return off
+
+    def pool_clear(self) -> None:
+        self.pool_off.clear()
+        self.pool_len = 0
 
 
 _ROWS: dict = {}
@@ -604,28 +622,13 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
         t0 = t - len(chunk)
         cells = order[starts[t0]:starts[t]]
         ri = inv[cells] - t0                       # row index within the chunk
-        sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
-        offs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        pmf = np.concatenate([row.pmf for row in chunk])
-        tabs = [rows.cumulative(row.m) for row in chunk]
-        F = np.concatenate([t[0] for t in tabs])
-        F2 = np.concatenate([t[1] for t in tabs])
-        kap_r = np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1 for row in chunk])
+        tb = _chunk_tables(rows, chunk)
+        sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
         kF = max(kF, float(kap_r.max()))
-        lo = np.array([row.lo for row in chunk], dtype=np.int64)[ri]
-        hi = np.array([row.hi for row in chunk], dtype=np.int64)[ri]
-        E = np.array([row.E for row in chunk], dtype=np.int64)[ri]
+        lo, hi, E = tb["lo"][ri], tb["hi"][ri], tb["E"][ri]
         kr = kap_r[ri]
-        rlo = np.array([row.r_lo for row in chunk])
-        rhi = np.array([row.r_hi for row in chunk])
-        kap_row = np.array([row.kappa for row in chunk])
-        p0 = pmf[offs] * (1 + kap_row)
-        p1 = np.where(sizes > 1, pmf[offs + np.minimum(1, sizes - 1)], 0.0) * (1 + kap_row)
-        pe = pmf[offs + sizes - 1] * (1 + kap_row)
-        t_lo = (p0 * rlo / (1 - rlo) * (1 + 1e-12))[ri]
-        m_lo = (p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12))[ri]
-        t_hi = (pe * rhi / (1 - rhi) * (1 + 1e-12))[ri]            # P(W > hi)
-        p_lo1 = t_lo + p0[ri]                                       # P(W <= lo)
+        t_lo, m_lo, t_hi = tb["t_lo"][ri], tb["m_lo"][ri], tb["t_hi"][ri]
+        p_lo1 = t_lo + tb["p0"][ri]                                 # P(W <= lo)
         N = sizes[ri]
         base = offs[ri]
         mpf = mprime[cells].astype(np.float64)
@@ -691,6 +694,34 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
     if ext_i:
         extra = (np.concatenate(ext_i), np.concatenate(ext_v), np.concatenate(ext_E))
     return hu_m, hu_e, hd_m, hd_e, kF, extra
+
+
+def _chunk_tables(rows: Rows, chunk: list) -> dict:
+    """The cumulative tables of a chunk of inner rows (offsets into the family's pool, see
+    :meth:`Rows.pooled`) and their per-row edge bounds (as in :func:`_inner`)."""
+    total = sum(row.pmf.size for row in chunk)
+    if rows.pool_len + total > POOL_FLOATS:
+        rows.pool_clear()
+    offs = np.array([rows.pooled(row.m) for row in chunk], dtype=np.int64)
+    sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
+    kap_row = np.array([row.kappa for row in chunk])
+    rlo = np.array([row.r_lo for row in chunk])
+    rhi = np.array([row.r_hi for row in chunk])
+    p0 = np.array([row.pmf[0] for row in chunk]) * (1 + kap_row)
+    pe = np.array([row.pmf[-1] for row in chunk]) * (1 + kap_row)
+    return dict(sizes=sizes, offs=offs, F=rows.pool_F, F2=rows.pool_F2,
+                kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1
+                                for row in chunk]),
+                lo=np.array([row.lo for row in chunk], dtype=np.int64),
+                hi=np.array([row.hi for row in chunk], dtype=np.int64),
+                E=np.array([row.E for row in chunk], dtype=np.int64),
+                p0=p0,
+                t_lo=p0 * rlo / (1 - rlo) * (1 + 1e-12),
+                m_lo=p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12),
+                t_hi=pe * rhi / (1 - rhi) * (1 + 1e-12))            # P(W > hi)
+
+
+POOL_FLOATS = 48_000_000    # floats of pooled cumulative tables per row family (x2 arrays)
 
 
 def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, settled):
