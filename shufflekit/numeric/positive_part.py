@@ -198,12 +198,7 @@ class Rows:
     bits_low: float
     bits_high: float
     cache: dict
-
-    first: dict = field(default_factory=dict)
-    pool_off: dict = field(default_factory=dict)
-    pool_len: int = 0
-    pool_F: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    pool_F2: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    pools: dict = field(default_factory=dict)
 
     def get(self, m: int) -> BinomialRow:
         row = self.cache.get(m)
@@ -214,46 +209,75 @@ class Rows:
             self.cache[m] = row
         return row
 
-    def moments(self, m: int) -> tuple[np.ndarray, np.ndarray]:
-        r"""Float cumulative sums :math:`\sum_{lo\le i\le k}\mathrm{pmf}(i)` and
-        :math:`\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)` of the scaled row (relative errors
-        :math:`\gamma_N`, :math:`\gamma_{N+1}`: non-negative terms, one rounding per product)."""
-        t = self.first.get(m)
-        if t is None:
-            row = self.get(m)
-            t = (np.cumsum(row.pmf),
-                 np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64)))
-            if len(self.first) > 20000:
-                self.first.clear()
-            self.first[m] = t
-        return t
+    def pool(self, kind: str) -> "Pool":
+        """The family's pool of per-row tables of one kind (``inner``: :math:`F, F_2`;
+        ``outer``: pmf, :math:`F`, :math:`G`; see :func:`row_tables`)."""
+        hit = self.pools.get(kind)
+        if hit is None:
+            hit = self.pools[kind] = Pool(3 if kind == "outer" else 2)
+        return hit
 
-    def pooled(self, m: int) -> int:
-        r"""Offset of the row's float cumulative sums :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`,
-        :math:`F_2(k)=\sum_{lo\le i\le k}F(i)` (their error: :func:`_inner`) in the
-        family's pooled arrays ``pool_F``, ``pool_F2`` (appended once, reused by every later
-        evaluation; the caller clears the pool before it would exceed its budget)."""
-        off = self.pool_off.get(m)
+    def offsets(self, kind: str, ms) -> tuple[np.ndarray, list]:
+        """Offsets of the rows ``ms`` in the pool ``kind`` (tables built once) and its arrays."""
+        pool = self.pool(kind)
+        rl = [self.get(int(m)) for m in ms]
+        if pool.length + sum(row.pmf.size for row in rl) > POOL_FLOATS:
+            pool.clear()
+        offs = np.array([pool.offset(row.m, lambda row=row: row_tables(row, kind))
+                         for row in rl], dtype=np.int64)
+        return offs, pool.arrays
+
+
+def row_tables(row: BinomialRow, kind: str) -> tuple:
+    r"""Float tables of a scaled row, all from the window's low edge :math:`lo`:
+    :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`, :math:`F_2(k)=\sum_{lo\le i\le k}F(i)` and
+    :math:`G(k)=\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)`.  All terms are non-negative, so the
+    relative errors are :math:`\gamma_N`, :math:`\gamma_N` on top of :math:`F`'s (as used by
+    :func:`_inner`) and :math:`\gamma_{N+1}` (one rounding per product :math:`i\,\mathrm{pmf}(i)`)."""
+    F = np.cumsum(row.pmf)
+    if kind == "inner":
+        return F, np.cumsum(F)
+    return row.pmf, F, np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64))
+
+
+POOL_FLOATS = 48_000_000    # floats per table array of one pool (cleared beyond)
+
+
+@dataclass
+class Pool:
+    """Per-row float tables appended once into shared arrays, so that an evaluation gathers
+    from them by offset instead of concatenating rows again."""
+
+    width: int
+    arrays: list = field(default_factory=list)
+    off: dict = field(default_factory=dict)
+    length: int = 0
+
+    def clear(self) -> None:
+        self.off.clear()
+        self.length = 0
+
+    def offset(self, m: int, make) -> int:
+        off = self.off.get(m)
         if off is None:
-            F = np.cumsum(self.get(m).pmf)
-            F2 = np.cumsum(F)
-            need = self.pool_len + F.size
-            if need > self.pool_F.size:
-                size = min(max(need, 3 * self.pool_F.size // 2, 1 << 20), max(need, POOL_FLOATS))
-                for name in ("pool_F", "pool_F2"):
-                    grown = np.empty(size)
-                    grown[:self.pool_len] = getattr(self, name)[:self.pool_len]
-                    setattr(self, name, grown)
-            off = self.pool_len
-            self.pool_F[off:need] = F
-            self.pool_F2[off:need] = F2
-            self.pool_len = need
-            self.pool_off[m] = off
+            tabs = make()
+            need = self.length + tabs[0].size
+            if not self.arrays or need > self.arrays[0].size:
+                old = self.arrays[0].size if self.arrays else 0
+                size = min(max(need, 3 * old // 2, 1 << 20), max(need, POOL_FLOATS))
+                grown = []
+                for i in range(self.width):
+                    g = np.empty(size)
+                    if self.arrays:
+                        g[:self.length] = self.arrays[i][:self.length]
+                    grown.append(g)
+                self.arrays = grown
+            off = self.length
+            for i in range(self.width):
+                self.arrays[i][off:need] = tabs[i]
+            self.length = need
+            self.off[m] = off
         return off
-
-    def pool_clear(self) -> None:
-        self.pool_off.clear()
-        self.pool_len = 0
 
 
 _ROWS: dict = {}
@@ -504,8 +528,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         total = int(widths.sum())
         if total > max_cells:
             raise OverflowError(f"{total} cells")
-        flat = np.concatenate([row.pmf for row in rl])
-        offs = np.concatenate([[0], np.cumsum([row.pmf.size for row in rl])[:-1]]).astype(np.int64)
+        offs, (flat, F_tab, G_tab) = rows.offsets("outer", [n - int(v) for v in uniq])
         lo_of = np.array([row.lo for row in rl], dtype=np.int64)[inv]
         E_of = np.array([row.E for row in rl], dtype=np.int64)[inv]
         rlo = np.array([row.r_lo for row in rl])[inv]
@@ -529,9 +552,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         row_off = offs[inv]
         runs = None
         if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1:]:
-            mom = [rows.moments(n - int(v)) for v in uniq]
-            runs = (np.concatenate([t[0] for t in mom]), np.concatenate([t[1] for t in mom]),
-                    gamma_n(max(row.pmf.size for row in rl) + 4))
+            runs = (F_tab, G_tab, gamma_n(max(row.pmf.size for row in rl) + 4))
         cum = np.cumsum(widths)
         parts = []
         first = 0
@@ -698,18 +719,15 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
 
 def _chunk_tables(rows: Rows, chunk: list) -> dict:
     """The cumulative tables of a chunk of inner rows (offsets into the family's pool, see
-    :meth:`Rows.pooled`) and their per-row edge bounds (as in :func:`_inner`)."""
-    total = sum(row.pmf.size for row in chunk)
-    if rows.pool_len + total > POOL_FLOATS:
-        rows.pool_clear()
-    offs = np.array([rows.pooled(row.m) for row in chunk], dtype=np.int64)
+    :meth:`Rows.offsets`) and their per-row edge bounds (as in :func:`_inner`)."""
+    offs, (F, F2) = rows.offsets("inner", [row.m for row in chunk])
     sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
     kap_row = np.array([row.kappa for row in chunk])
     rlo = np.array([row.r_lo for row in chunk])
     rhi = np.array([row.r_hi for row in chunk])
     p0 = np.array([row.pmf[0] for row in chunk]) * (1 + kap_row)
     pe = np.array([row.pmf[-1] for row in chunk]) * (1 + kap_row)
-    return dict(sizes=sizes, offs=offs, F=rows.pool_F, F2=rows.pool_F2,
+    return dict(sizes=sizes, offs=offs, F=F, F2=F2,
                 kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1
                                 for row in chunk]),
                 lo=np.array([row.lo for row in chunk], dtype=np.int64),
@@ -719,9 +737,6 @@ def _chunk_tables(rows: Rows, chunk: list) -> dict:
                 t_lo=p0 * rlo / (1 - rlo) * (1 + 1e-12),
                 m_lo=p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12),
                 t_hi=pe * rhi / (1 - rhi) * (1 + 1e-12))            # P(W > hi)
-
-
-POOL_FLOATS = 48_000_000    # floats of pooled cumulative tables per row family (x2 arrays)
 
 
 def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, settled):
@@ -876,7 +891,7 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
       .. math:: \sum_{k=lo}^{k_\ell}\mathrm{pmf}(k)(A_u+B_uk+T) = (A_u+T)\,F + B_u\,G,\quad
                 F=\sum\mathrm{pmf}(k),\; G=\sum k\,\mathrm{pmf}(k)
 
-      from the cumulative tables of :meth:`Rows.moments` (relative errors :math:`\gamma_N`,
+      from the cumulative tables of :func:`row_tables` (relative errors :math:`\gamma_N`,
       :math:`\gamma_{N+1}`); evaluating :math:`AF+BG` in floats then errs by at most
       :math:`\gamma_{N+4}(|A|F+|B|G)` (``runs[2]``), added outward.  The row's own relative error
       :math:`\kappa` applies term by term (all terms :math:`\ge 0`) and is in the level's
