@@ -53,6 +53,22 @@ expanded further: if even the largest remaining atoms cannot make it positive it
 0; if Bernstein's inequality makes the negative part negligible (below :math:`2^{-\mathrm{bits}}`
 of the mean) its contribution is the conditional mean plus that proven bound (:func:`_settle`).
 
+**Settled runs** (:func:`_settled_runs`).  At a non-positive level the children of one parent
+form a run :math:`k = lo..hi` along which the sum only decreases (coupling), so the dead test at
+one :math:`k_d` settles every :math:`k \ge k_d` (contribution 0, not generated) and the linear
+test at one :math:`k_\ell` bounds :math:`\mathbb{E}[(S_k)_-]` for every :math:`k\le k_\ell`; the
+linear head is then an affine function of :math:`k` summed against the row from its cumulative
+tables :math:`\sum\mathrm{pmf}` and :math:`\sum k\,\mathrm{pmf}` with a proven float error.  Only
+the children in between are expanded.
+
+**Zero atoms** (:func:`_absorbed`).  An atom whose interval contains 0 and is tiny (the float
+image of an exact 0, e.g. :math:`\alpha=\beta` at :math:`\varepsilon=0`) moves into the zero mass
+with the additive bound :math:`n q_z \max(|g_{z,lo}|, g_{z,hi})`, when that is below
+:data:`ABSORB_REL` of the value.
+
+**Tables.**  Rows and their cumulative tables are built once per binomial parameter and kept in
+pooled arrays (:class:`Pool`) across evaluations, so an evaluation gathers by offset.
+
 **Summation.**  Weights are kept as (mantissa, exponent) pairs (``frexp``; exact), so products
 of many small factors never underflow; the final sum scales every term to the largest exponent
 (terms that underflow there are bounded by :math:`2^{-1074}` each) and sums non-negative floats
