@@ -237,8 +237,10 @@ class Rows:
         """Offsets of the rows ``ms`` in the pool ``kind`` (tables built once) and its arrays."""
         pool = self.pool(kind)
         rl = [self.get(int(m)) for m in ms]
-        if pool.length + sum(row.pmf.size for row in rl) > POOL_FLOATS:
+        need = sum(row.pmf.size for row in rl)
+        if (pool.length + need) * pool.width > POOL_FLOATS:
             pool.clear()
+        release_pools(keep=pool, need=(pool.length + need) * pool.width)
         offs = np.array([pool.offset(row.m, lambda row=row: row_tables(row, kind))
                          for row in rl], dtype=np.int64)
         return offs, pool.arrays
@@ -256,7 +258,19 @@ def row_tables(row: BinomialRow, kind: str) -> tuple:
     return row.pmf, F, np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64))
 
 
-POOL_FLOATS = 48_000_000    # floats per table array of one pool (cleared beyond)
+POOL_FLOATS = 64_000_000    # floats (all arrays) of one pool; it is emptied beyond this
+ALL_POOLS_FLOATS = 96_000_000   # floats allocated by all pools; others are freed beyond this
+
+
+def release_pools(keep: "Pool", need: int) -> None:
+    """Free the other families' pools while all pools would exceed :data:`ALL_POOLS_FLOATS`."""
+    pools = [p for fam in _ROWS.values() for p in fam.pools.values() if p is not keep]
+    used = need + sum(p.allocated() for p in pools)
+    for p in pools:
+        if used <= ALL_POOLS_FLOATS:
+            break
+        used -= p.allocated()
+        p.free()
 
 
 @dataclass
@@ -273,6 +287,13 @@ class Pool:
         self.off.clear()
         self.length = 0
 
+    def free(self) -> None:
+        self.clear()
+        self.arrays = []
+
+    def allocated(self) -> int:
+        return self.arrays[0].size * self.width if self.arrays else 0
+
     def offset(self, m: int, make) -> int:
         off = self.off.get(m)
         if off is None:
@@ -280,7 +301,8 @@ class Pool:
             need = self.length + tabs[0].size
             if not self.arrays or need > self.arrays[0].size:
                 old = self.arrays[0].size if self.arrays else 0
-                size = min(max(need, 3 * old // 2, 1 << 20), max(need, POOL_FLOATS))
+                size = min(max(need, 3 * old // 2, 1 << 20),
+                           max(need, POOL_FLOATS // self.width))
                 grown = []
                 for i in range(self.width):
                     g = np.empty(size)
