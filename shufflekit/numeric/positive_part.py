@@ -53,6 +53,22 @@ expanded further: if even the largest remaining atoms cannot make it positive it
 0; if Bernstein's inequality makes the negative part negligible (below :math:`2^{-\mathrm{bits}}`
 of the mean) its contribution is the conditional mean plus that proven bound (:func:`_settle`).
 
+**Settled runs** (:func:`_settled_runs`).  At a non-positive level the children of one parent
+form a run :math:`k = lo..hi` along which the sum only decreases (coupling), so the dead test at
+one :math:`k_d` settles every :math:`k \ge k_d` (contribution 0, not generated) and the linear
+test at one :math:`k_\ell` bounds :math:`\mathbb{E}[(S_k)_-]` for every :math:`k\le k_\ell`; the
+linear head is then an affine function of :math:`k` summed against the row from its cumulative
+tables :math:`\sum\mathrm{pmf}` and :math:`\sum k\,\mathrm{pmf}` with a proven float error.  Only
+the children in between are expanded.
+
+**Zero atoms** (:func:`_absorbed`).  An atom whose interval contains 0 and is tiny (the float
+image of an exact 0, e.g. :math:`\alpha=\beta` at :math:`\varepsilon=0`) moves into the zero mass
+with the additive bound :math:`n q_z \max(|g_{z,lo}|, g_{z,hi})`, when that is below
+:data:`ABSORB_REL` of the value.
+
+**Tables.**  Rows and their cumulative tables are built once per binomial parameter and kept in
+pooled arrays (:class:`Pool`) across evaluations, so an evaluation gathers by offset.
+
 **Summation.**  Weights are kept as (mantissa, exponent) pairs (``frexp``; exact), so products
 of many small factors never underflow; the final sum scales every term to the largest exponent
 (terms that underflow there are bounded by :math:`2^{-1074}` each) and sums non-negative floats
@@ -64,7 +80,7 @@ rounded up).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -199,6 +215,7 @@ class Rows:
     bits_low: float
     bits_high: float
     cache: dict
+    pools: dict = field(default_factory=dict)
 
     def get(self, m: int) -> BinomialRow:
         row = self.cache.get(m)
@@ -208,6 +225,98 @@ class Rows:
                 self.cache.clear()
             self.cache[m] = row
         return row
+
+    def pool(self, kind: str) -> "Pool":
+        """The family's pool of per-row tables of one kind (``inner``: :math:`F, F_2`;
+        ``outer``: pmf, :math:`F`, :math:`G`; see :func:`row_tables`)."""
+        hit = self.pools.get(kind)
+        if hit is None:
+            hit = self.pools[kind] = Pool(3 if kind == "outer" else 2)
+        return hit
+
+    def offsets(self, kind: str, ms) -> tuple[np.ndarray, list]:
+        """Offsets of the rows ``ms`` in the pool ``kind`` (tables built once) and its arrays."""
+        pool = self.pool(kind)
+        rl = [self.get(int(m)) for m in ms]
+        need = sum(row.pmf.size for row in rl)
+        if (pool.length + need) * pool.width > POOL_FLOATS:
+            pool.clear()
+        release_pools(keep=pool, need=(pool.length + need) * pool.width)
+        offs = np.array([pool.offset(row.m, lambda row=row: row_tables(row, kind))
+                         for row in rl], dtype=np.int64)
+        return offs, pool.arrays
+
+
+def row_tables(row: BinomialRow, kind: str) -> tuple:
+    r"""Float tables of a scaled row, all from the window's low edge :math:`lo`:
+    :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`, :math:`F_2(k)=\sum_{lo\le i\le k}F(i)` and
+    :math:`G(k)=\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)`.  All terms are non-negative, so the
+    relative errors are :math:`\gamma_N`, :math:`\gamma_N` on top of :math:`F`'s (as used by
+    :func:`_inner`) and :math:`\gamma_{N+1}` (one rounding per product :math:`i\,\mathrm{pmf}(i)`)."""
+    F = np.cumsum(row.pmf)
+    if kind == "inner":
+        return F, np.cumsum(F)
+    return row.pmf, F, np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64))
+
+
+POOL_FLOATS = 64_000_000    # floats (all arrays) of one pool; it is emptied beyond this
+ALL_POOLS_FLOATS = 96_000_000   # floats allocated by all pools; others are freed beyond this
+
+
+def release_pools(keep: "Pool", need: int) -> None:
+    """Free the other families' pools while all pools would exceed :data:`ALL_POOLS_FLOATS`."""
+    pools = [p for fam in _ROWS.values() for p in fam.pools.values() if p is not keep]
+    used = need + sum(p.allocated() for p in pools)
+    for p in pools:
+        if used <= ALL_POOLS_FLOATS:
+            break
+        used -= p.allocated()
+        p.free()
+
+
+@dataclass
+class Pool:
+    """Per-row float tables appended once into shared arrays, so that an evaluation gathers
+    from them by offset instead of concatenating rows again."""
+
+    width: int
+    arrays: list = field(default_factory=list)
+    off: dict = field(default_factory=dict)
+    length: int = 0
+
+    def clear(self) -> None:
+        self.off.clear()
+        self.length = 0
+
+    def free(self) -> None:
+        self.clear()
+        self.arrays = []
+
+    def allocated(self) -> int:
+        return self.arrays[0].size * self.width if self.arrays else 0
+
+    def offset(self, m: int, make) -> int:
+        off = self.off.get(m)
+        if off is None:
+            tabs = make()
+            need = self.length + tabs[0].size
+            if not self.arrays or need > self.arrays[0].size:
+                old = self.arrays[0].size if self.arrays else 0
+                size = min(max(need, 3 * old // 2, 1 << 20),
+                           max(need, POOL_FLOATS // self.width))
+                grown = []
+                for i in range(self.width):
+                    g = np.empty(size)
+                    if self.arrays:
+                        g[:self.length] = self.arrays[i][:self.length]
+                    grown.append(g)
+                self.arrays = grown
+            off = self.length
+            for i in range(self.width):
+                self.arrays[i][off:need] = tabs[i]
+            self.length = need
+            self.off[m] = off
+        return off
 
 
 _ROWS: dict = {}
@@ -288,6 +397,64 @@ def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | No
         dn = arb(n) * sum((arb(float(a)) * arb(float(b)) for a, b in zip(q, g_lo)), arb(0))
         lo = dn.lower() if dn.lower() > 0 else arb(0)
         return Positive(arb(lo), arb(up.upper()), arb(0), 1, 0.0)
+    tiny = _negligible(g_lo, g_hi)
+    if np.any(tiny):
+        res = _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells)
+        if res is not None:
+            return res
+    return _expected(g_lo, g_hi, q, (float(q0),), n, bits, max_cells)
+
+
+NEGLIGIBLE = 1e-6      # sign-ambiguous atoms this small (relative to the largest) are absorbed
+ABSORB_REL = 1e-8      # ... when the additive term they cost is below this fraction of the value
+
+
+def _negligible(g_lo: np.ndarray, g_hi: np.ndarray) -> np.ndarray:
+    """Mask of the atoms whose interval contains 0 and is tiny next to the largest atom."""
+    big = float(np.max(np.maximum(np.abs(g_lo), np.abs(g_hi))))
+    size = np.maximum(np.abs(g_lo), np.abs(g_hi))
+    return (g_lo <= 0) & (g_hi >= 0) & (size <= NEGLIGIBLE * big)
+
+
+def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells) -> "Positive | None":
+    r"""The enclosure with the sign-ambiguous tiny atoms moved into the zero mass.
+
+    Write :math:`S = S' + Z`, :math:`S'` the sum with every user of an absorbed atom counted
+    as 0 (a law with those probabilities added to the zero mass; the same coupling) and
+    :math:`Z` the absorbed users' contribution.  From :math:`a_+ - b_- \le (a+b)_+ \le a_+ + b_+`,
+
+    .. math::
+        \mathbb{E}[S'_+] - n\sum_z q_z |g_{z,lo}| \le \mathbb{E}[S_+]
+        \le \mathbb{E}[S'_+] + n\sum_z q_z\, g_{z,hi}
+
+    (:math:`\mathbb{E}[Z_+] \le \sum_z n q_z \max(g_z, 0)`).  Used only when this additive term is
+    below :data:`ABSORB_REL` of the value (else ``None``: the atoms are enumerated).  Such atoms
+    are the float images of an exact 0 (e.g. :math:`\alpha=\beta` at :math:`\varepsilon=0`),
+    whose enumeration would only multiply the number of cells.
+    """
+    ctx.prec = 128
+    add_hi = arb(n) * sum((arb(float(a)) * arb(float(b)) for a, b in zip(q[tiny], g_hi[tiny])),
+                          arb(0))
+    add_lo = arb(n) * sum((arb(float(a)) * arb(float(-b)) for a, b in zip(q[tiny], g_lo[tiny])),
+                          arb(0))
+    parts = (float(q0),) + tuple(float(v) for v in q[tiny])
+    keep = ~tiny
+    if not np.any(g_hi[keep] > 0):
+        base = Positive(arb(0), arb(0), arb(0), 0, 0.0)
+    elif not np.any(g_hi[keep] < 0):
+        return None
+    else:
+        base = _expected(g_lo[keep], g_hi[keep], q[keep], parts, n, bits, max_cells)
+    hi = arb((base.hi + add_hi).upper())
+    if float((add_hi + add_lo).upper()) > ABSORB_REL * float(hi.upper()):
+        return None
+    lo = base.lo - add_lo
+    lo = arb(lo.lower()) if lo > 0 else arb(0)
+    return Positive(lo, hi, arb((base.budget + add_hi).upper()), base.cells, base.bits)
+
+
+def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
+    """:func:`expected_positive_part` for a law with both signs; ``q0``: the zero mass in parts."""
     g_lo, g_hi, q = coarsen(g_lo, g_hi, q, n, 64.0 if bits is None else float(bits))
     b = 64.0 if bits is None else float(bits)
     scale = math.log2(n * max(float(np.max(g_hi)), 1e-300))
@@ -365,7 +532,9 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     levels = [i for i in range(r) if i != inner]
     seq = levels + [inner]
     qa = [arb(float(v)) for v in qq]
-    rest = arb(float(q0))
+    rest = sum((arb(float(v)) for v in q0), arb(0))
+    q0 = math.fsum(q0)               # float zero mass (heuristics and the settling bounds)
+    exact_zero = rest == 0
     rhos = {}
     for i in reversed(seq):          # rho_j = q_j / (q0 + sum of this and later atoms)
         rest = rest + qa[i]
@@ -398,8 +567,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         total = int(widths.sum())
         if total > max_cells:
             raise OverflowError(f"{total} cells")
-        flat = np.concatenate([row.pmf for row in rl])
-        offs = np.concatenate([[0], np.cumsum([row.pmf.size for row in rl])[:-1]]).astype(np.int64)
+        offs, (flat, F_tab, G_tab) = rows.offsets("outer", [n - int(v) for v in uniq])
         lo_of = np.array([row.lo for row in rl], dtype=np.int64)[inv]
         E_of = np.array([row.E for row in rl], dtype=np.int64)[inv]
         rlo = np.array([row.r_lo for row in rl])[inv]
@@ -421,6 +589,9 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         if pos == 0:
             wmd, wed = wm, we
         row_off = offs[inv]
+        runs = None
+        if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1:]:
+            runs = (F_tab, G_tab, gamma_n(max(row.pmf.size for row in rl) + 4))
         cum = np.cumsum(widths)
         parts = []
         first = 0
@@ -431,7 +602,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
             sl = slice(first, last)
             parts.append(_expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab,
                                  wm, we, wmd, wed, gh[j], gl[j], seq[pos + 1:], gl, gh, qq, q0,
-                                 n, r, bits, kap, floor, settled, budget_m, budget_e))
+                                 n, r, bits, kap, floor, settled, budget_m, budget_e, runs))
             first = last
         s, xu, xd, ab, wm, we, wmd, wed = (np.concatenate([pt[i] for pt in parts])
                                              for i in range(8))
@@ -446,7 +617,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         hu_m = hu_e = hd_m = hd_e = np.zeros(0)
         hu_e = hd_e = np.zeros(0, dtype=np.int64)
         kF, extra = 0.0, None
-    elif q0 == 0:
+    elif exact_zero:
         # the inner atom takes every remaining user (rho = 1): h = (x - |c| m)_+ exactly
         mf = (n - s).astype(np.float64)
         e2 = 4 * U * (np.abs(xu) + ex + cu * mf)
@@ -511,27 +682,13 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
         t0 = t - len(chunk)
         cells = order[starts[t0]:starts[t]]
         ri = inv[cells] - t0                       # row index within the chunk
-        sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
-        offs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        pmf = np.concatenate([row.pmf for row in chunk])
-        F = np.concatenate([np.cumsum(row.pmf) for row in chunk])
-        F2 = np.concatenate([np.cumsum(np.cumsum(row.pmf)) for row in chunk])
-        kap_r = np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1 for row in chunk])
+        tb = _chunk_tables(rows, chunk)
+        sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
         kF = max(kF, float(kap_r.max()))
-        lo = np.array([row.lo for row in chunk], dtype=np.int64)[ri]
-        hi = np.array([row.hi for row in chunk], dtype=np.int64)[ri]
-        E = np.array([row.E for row in chunk], dtype=np.int64)[ri]
+        lo, hi, E = tb["lo"][ri], tb["hi"][ri], tb["E"][ri]
         kr = kap_r[ri]
-        rlo = np.array([row.r_lo for row in chunk])
-        rhi = np.array([row.r_hi for row in chunk])
-        kap_row = np.array([row.kappa for row in chunk])
-        p0 = pmf[offs] * (1 + kap_row)
-        p1 = np.where(sizes > 1, pmf[offs + np.minimum(1, sizes - 1)], 0.0) * (1 + kap_row)
-        pe = pmf[offs + sizes - 1] * (1 + kap_row)
-        t_lo = (p0 * rlo / (1 - rlo) * (1 + 1e-12))[ri]
-        m_lo = (p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12))[ri]
-        t_hi = (pe * rhi / (1 - rhi) * (1 + 1e-12))[ri]            # P(W > hi)
-        p_lo1 = t_lo + p0[ri]                                       # P(W <= lo)
+        t_lo, m_lo, t_hi = tb["t_lo"][ri], tb["m_lo"][ri], tb["t_hi"][ri]
+        p_lo1 = t_lo + tb["p0"][ri]                                 # P(W <= lo)
         N = sizes[ri]
         base = offs[ri]
         mpf = mprime[cells].astype(np.float64)
@@ -599,6 +756,28 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
     return hu_m, hu_e, hd_m, hd_e, kF, extra
 
 
+def _chunk_tables(rows: Rows, chunk: list) -> dict:
+    """The cumulative tables of a chunk of inner rows (offsets into the family's pool, see
+    :meth:`Rows.offsets`) and their per-row edge bounds (as in :func:`_inner`)."""
+    offs, (F, F2) = rows.offsets("inner", [row.m for row in chunk])
+    sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
+    kap_row = np.array([row.kappa for row in chunk])
+    rlo = np.array([row.r_lo for row in chunk])
+    rhi = np.array([row.r_hi for row in chunk])
+    p0 = np.array([row.pmf[0] for row in chunk]) * (1 + kap_row)
+    pe = np.array([row.pmf[-1] for row in chunk]) * (1 + kap_row)
+    return dict(sizes=sizes, offs=offs, F=F, F2=F2,
+                kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1
+                                for row in chunk]),
+                lo=np.array([row.lo for row in chunk], dtype=np.int64),
+                hi=np.array([row.hi for row in chunk], dtype=np.int64),
+                E=np.array([row.E for row in chunk], dtype=np.int64),
+                p0=p0,
+                t_lo=p0 * rlo / (1 - rlo) * (1 + 1e-12),
+                m_lo=p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12),
+                t_hi=pe * rhi / (1 - rhi) * (1 + 1e-12))            # P(W > hi)
+
+
 def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, settled):
     r"""Settle the states whose remaining users cannot change the sign of :math:`S`.
 
@@ -619,11 +798,26 @@ def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, 
     """
     if not later:
         return None
+    dead, lin, D_up, D_dn, tail = settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits)
+    if not (np.any(lin) or np.any(dead)):
+        return None
+    if np.any(lin):
+        um, ue = np.frexp(wm[lin] * (D_up[lin] + tail[lin]))
+        dm, de = np.frexp(wmd[lin] * D_dn[lin])
+        settled["um"].append(um)
+        settled["ue"].append(ue + we[lin])
+        settled["dm"].append(dm)
+        settled["de"].append(de + wed[lin])
+    return ~(lin | dead)
+
+
+def later_law(later, gl, gh, qq, q0):
+    """Per direction: float mean, variance bound, deviation bound, mean margin of the later law."""
     lat = list(later)
     tot = q0 + float(sum(qq[i] for i in lat))
     p = np.array([qq[i] / tot for i in lat])
     out = {}
-    for tag, g, x in (("u", gh, xu), ("d", gl, xd)):
+    for tag, g in (("u", gh), ("d", gl)):
         gg = np.array([g[i] for i in lat])
         mu = float(np.dot(p, gg))
         var = float(np.dot(p, gg * gg)) - mu * mu
@@ -631,6 +825,13 @@ def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, 
         b = max(float(np.max(np.abs(gg - mu))), abs(mu)) * (1 + 1e-9) + 1e-300
         out[tag] = (mu, max(var, 0.0) * (1 + 1e-9) + 4 * U * scale * scale, b,
                     1e-12 * scale)
+    return out
+
+
+def settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits):
+    """Masks ``dead``, ``lin`` and the bounds ``D_up``, ``D_dn``, ``tail`` of :func:`_settle`."""
+    lat = list(later)
+    out = later_law(later, gl, gh, qq, q0)
     m = (n - s).astype(np.float64)
     ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
     mu_u, var_u, b_u, dmu_u = out["u"]
@@ -647,28 +848,27 @@ def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, 
         tail = np.exp(-f) / fprime * (1 + 1e-6)
         lin = (D_up > 0) & (D_dn > 0) & (tail <= 2.0 ** -bits * D_up)
     lin &= ~dead
-    if not (np.any(lin) or np.any(dead)):
-        return None
-    if np.any(lin):
-        um, ue = np.frexp(wm[lin] * (D_up[lin] + tail[lin]))
-        dm, de = np.frexp(wmd[lin] * D_dn[lin])
-        settled["um"].append(um)
-        settled["ue"].append(ue + we[lin])
-        settled["dm"].append(dm)
-        settled["de"].append(de + wed[lin])
-    return ~(lin | dead)
+    return dead, lin, D_up, D_dn, tail
 
 
 def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm, we, wmd, wed,
             gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, kap, floor, settled, budget_m,
-            budget_e):
-    """Children of the parents ``sl`` at one level: weights, partial sums; settle and prune."""
-    w = widths[sl]
-    total = int(w.sum())
+            budget_e, runs=None):
+    """Children of the parents ``sl`` at one level: weights, partial sums; settle and prune.
+
+    With ``runs`` (a non-positive level), the settled runs at both ends of each parent's
+    window are not expanded (:func:`_settled_runs`); only the children between are."""
     base = np.arange(s.size)[sl]
+    first = np.zeros(base.size, dtype=np.int64)          # first child (relative to lo)
+    w = widths[sl]
+    if runs is not None and later:
+        first, w = _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu,
+                                 xd, ab, wm, we, wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0,
+                                 n, r, bits, settled)
+    total = int(w.sum())
     idx = np.repeat(base, w)
     start = np.repeat(np.cumsum(w) - w, w)
-    k = np.arange(total) - start
+    k = np.arange(total) - start + np.repeat(first, w)
     kk = lo_of[idx] + k
     v = flat[row_off[idx] + k]
     # relative tail factors on both edges: edge child weight / (1 - r)
@@ -703,3 +903,123 @@ def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm,
         cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
                                                  (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
     return cs, cxu, cxd, cab, cwm, cwe, cdm, cde
+
+
+def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd, ab, wm, we,
+                  wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, settled):
+    r"""Settle whole runs of children of a non-positive level without expanding them.
+
+    For a parent with window :math:`[lo, hi]` let :math:`S_k` be the sum given :math:`k` users of
+    this atom :math:`g_j`.  Since :math:`g_j` is at most every later atom and 0, turning one
+    later user into a :math:`g_j`-user lowers the sum, so (coupling) :math:`S_{k+1}\le S_k`.
+
+    * *Dead tail.*  If the dead test of :func:`_settle` (a proven bound :math:`S_{k_d}\le 0`)
+      holds at :math:`k_d`, then :math:`S_k \le 0` for every :math:`k\ge k_d` (also beyond the
+      window): those children contribute 0 and are not generated.  :math:`k_d` is found by
+      bisection on the test (the test is only ever trusted where it was evaluated).
+    * *Linear head.*  If the linear test holds at :math:`k_\ell` (tail bound :math:`T`), then for
+      :math:`k\le k_\ell`, :math:`\mathbb{E}[(S_k)_-]\le\mathbb{E}[(S_{k_\ell})_-]\le T`, so
+      :math:`\mathbb{E}[(S_k)_+]\in[\mathbb{E}S_k, \mathbb{E}S_k + T]`.  The mean is affine in
+      :math:`k`; with the float partial sums' error (:math:`2u` for the child's own step plus
+      the :math:`4(r+2)u\sum|g|N` of :func:`_evaluate`) and the later law's mean
+      :math:`\mu\in[\mu_d-d\mu_d, \mu_u+d\mu_u]`, outward-rounded floats give
+      :math:`A_d + B_d k \le \mathbb{E}S_k \le A_u + B_u k` (upper atoms for the upper end,
+      lower atoms for the lower end, :math:`k\le m`).  If :math:`A_u+B_uk\ge0` at both ends of
+      :math:`[lo, k_\ell]` (affine, so on all of it), every term is non-negative and
+
+      .. math:: \sum_{k=lo}^{k_\ell}\mathrm{pmf}(k)(A_u+B_uk+T) = (A_u+T)\,F + B_u\,G,\quad
+                F=\sum\mathrm{pmf}(k),\; G=\sum k\,\mathrm{pmf}(k)
+
+      from the cumulative tables of :func:`row_tables` (relative errors :math:`\gamma_N`,
+      :math:`\gamma_{N+1}`); evaluating :math:`AF+BG` in floats then errs by at most
+      :math:`\gamma_{N+4}(|A|F+|B|G)` (``runs[2]``), added outward.  The row's own relative error
+      :math:`\kappa` applies term by term (all terms :math:`\ge 0`) and is in the level's
+      :math:`\kappa` already.  The children below ``lo`` are covered as before: the edge
+      weight times :math:`1/(1-r_{lo})` (here the extra :math:`\mathrm{pmf}(lo)\,r/(1-r)` times
+      the edge term) plus the absolute deep-side budget of :func:`_evaluate`.  The lower end
+      is :math:`(A_dF + B_dG)(1-\gamma)` when :math:`A_d+B_dk\ge 0` on the run (Jensen), else 0.
+
+    Returns, per parent, the first child to expand (relative to ``lo``) and how many.
+    """
+    lo = lo_of[base]
+    hi = lo + widths[base] - 1
+    sp, xup, xdp, abp = s[base], xu[base], xd[base], ab[base]
+    G_abs = max(abs(gj_hi), abs(gj_lo))
+
+    def tests(k, i=slice(None)):
+        kf = k.astype(np.float64)
+        return settle_tests(later, gl, gh, qq, q0, n, sp[i] + k, xup[i] + gj_hi * kf,
+                            xdp[i] + gj_lo * kf, abp[i] + G_abs * kf, r, bits)
+
+    def bisect(a, b, pred):
+        """Per parent: a where pred is known false (or a sentinel), b where it is true."""
+        while True:
+            open_ = b - a > 1
+            if not np.any(open_):
+                return b
+            mid = np.where(open_, (a + b) // 2, b)
+            ok = pred(mid)
+            b = np.where(open_ & ok, mid, b)
+            a = np.where(open_ & ~ok, mid, a)
+
+    # dead tail: smallest k with the dead test true (known true at hi)
+    dead_hi = tests(hi)[0]
+    k_dead = hi + 1
+    if np.any(dead_hi):
+        b = bisect(lo - 1, hi, lambda k: tests(k)[0])
+        k_dead = np.where(dead_hi, b, hi + 1)
+    # linear head: largest k with the linear test true (known true at lo)
+    lin_lo = tests(lo)[1] & (k_dead > lo)
+    k_lin = lo - 1
+    if np.any(lin_lo):
+        # bisect on -k: "true" end is the small k
+        b = -bisect(-k_dead, -lo, lambda k: tests(-k)[1] & (-k < k_dead))
+        k_lin = np.where(lin_lo, b, lo - 1)
+    has = k_lin >= lo
+    if np.any(has):
+        i = np.where(has)[0]
+        a, l0 = k_lin[i], lo[i]
+        _, lin_a, _, _, tail = tests(a, i)
+        assert np.all(lin_a)
+        law = later_law(later, gl, gh, qq, q0)
+        mu_u = law["u"][0] + law["u"][3]
+        mu_d = law["d"][0] - law["d"][3]
+        c = 4 * (r + 2) * U * (1 + 1e-8)
+        m = (n - sp[i]).astype(np.float64)
+        x_u, x_d, abi = xup[i], xdp[i], abp[i]
+        A_u = x_u + 2 * U * np.abs(x_u) + c * abi + m * mu_u
+        A_u = A_u + 8 * U * (np.abs(x_u) + c * abi + np.abs(m * mu_u))
+        B_u = gj_hi + 2 * U * abs(gj_hi) + c * G_abs - mu_u
+        B_u = B_u + 4 * U * (abs(gj_hi) + c * G_abs + abs(mu_u))
+        A_d = x_d - 2 * U * np.abs(x_d) - c * abi + m * mu_d
+        A_d = A_d - 8 * U * (np.abs(x_d) + c * abi + np.abs(m * mu_d))
+        B_d = gj_lo - 2 * U * abs(gj_lo) - c * G_abs - mu_d
+        B_d = B_d - 4 * U * (abs(gj_lo) + c * G_abs + abs(mu_d))
+        af, l0f = a.astype(np.float64), l0.astype(np.float64)
+        ok_u = (A_u + B_u * af >= 0) & (A_u + B_u * l0f >= 0)
+        ok_d = (A_d + B_d * af >= 0) & (A_d + B_d * l0f >= 0)
+        F_tab, G_tab, gam = runs
+        j = row_off[base][i] + (a - l0)
+        F, G = F_tab[j], G_tab[j]
+        p_lo = flat[row_off[base][i]]
+        r_lo = rlo[base][i]
+        up = (A_u + tail) * F + B_u * G
+        up = up + gam * ((np.abs(A_u) + tail) * F + np.abs(B_u) * G) * (1 + 1e-6)
+        edge = p_lo * r_lo / (1 - r_lo) * (1 + 1e-12) * (A_u + B_u * l0f + tail)
+        up = (up + edge) * (1 + 8 * U)
+        dn = A_d * F + B_d * G
+        dn = (dn - gam * (np.abs(A_d) * F + np.abs(B_d) * G) * (1 + 1e-6)) * (1 - 8 * U)
+        dn = np.where(ok_d, np.maximum(dn, 0.0), 0.0)
+        sel = ok_u
+        pi = base[i][sel]
+        um, ue = np.frexp(wm[pi] * up[sel])
+        dm, de = np.frexp(wmd[pi] * dn[sel])
+        settled["um"].append(um)
+        settled["ue"].append(ue + we[pi] + E_of[pi])
+        settled["dm"].append(dm)
+        settled["de"].append(de + wed[pi] + E_of[pi])
+        k_lin = k_lin.copy()
+        k_lin[i[~sel]] = lo[i[~sel]] - 1
+    first = k_lin + 1 - lo
+    count = np.maximum(k_dead - k_lin - 1, 0)
+    return first, count
