@@ -25,7 +25,6 @@ import math
 from typing import Callable
 
 import numpy as np
-from scipy import stats
 
 from shufflekit.numeric.gparv_law import _to_numpy, ratio_laws
 from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
@@ -397,7 +396,7 @@ def fmt23_epsilon_arb(eps0: float, n: int, delta: float):
 
 def finite_ldp(mech) -> bool | str:
     """True for a finite mechanism with a finite local eps0 (what every finite method needs)."""
-    from shufflekit.numeric.blanket import is_finite_ldp
+    from shufflekit.numeric.gparv_law import is_finite_ldp
 
     return is_finite_ldp(mech)
 

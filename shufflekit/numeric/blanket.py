@@ -44,7 +44,7 @@ import numpy as np
 from flint import arb, ctx
 
 from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
-from shufflekit.numeric.gparv_law import (_atoms, _law_of_pair,  # noqa: F401
+from shufflekit.numeric.gparv_law import (_atoms, _law_of_pair, is_finite_ldp,  # noqa: F401
                                           RatioLaw, numeric_eps0, ratio_laws)
 from shufflekit.numeric.positive_part import expected_positive_part
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
@@ -282,18 +282,7 @@ def blanket_epsilon(mech, n: int, delta: float, *, method: str = "exact",
 
 # ============================================================ registry entries
 from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
-from shufflekit.numeric.bound import Kind  # noqa: E402
-
-
-def is_finite_ldp(mech) -> bool | str:
-    """True when ``mech`` is a finite mechanism with a finite local eps0 (what the blanket needs)."""
-    if not (hasattr(mech, "to_numpy") or getattr(mech, "components", None)):
-        return "the blanket methods need a finite mechanism (a probability matrix)"
-    try:
-        e0 = numeric_eps0(mech)
-    except Exception as exc:  # noqa: BLE001 - reported as the reason
-        return f"could not read the mechanism's probability matrix: {exc}"
-    return True if math.isfinite(e0) else "the mechanism is not eps0-LDP for a finite eps0"
+from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 
 class BlanketExactAccountant(Accountant):

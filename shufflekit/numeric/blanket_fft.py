@@ -722,19 +722,8 @@ def blanket_delta_plain_fft(atoms: Sequence[float], probs: Sequence[float], n: i
 # ============================================================ the registered accountant
 from shufflekit.numeric.accountant import Accountant, invert_delta, register  # noqa: E402
 from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
-from shufflekit.numeric.gparv_law import numeric_eps0, ratio_laws  # noqa: E402
+from shufflekit.numeric.gparv_law import is_finite_ldp, numeric_eps0, ratio_laws  # noqa: E402
 from shufflekit.validation import check_delta, check_epsilon  # noqa: E402
-
-
-def supports_finite_ldp(mech) -> bool | str:
-    """True for a finite mechanism (or joint composition of finite ones) with finite eps0."""
-    if not (hasattr(mech, "to_numpy") or getattr(mech, "components", None)):
-        return "blanket-fft needs a finite mechanism (a probability matrix) or a joint composition"
-    try:
-        e0 = numeric_eps0(mech)
-    except Exception as exc:  # noqa: BLE001 - reported as the reason
-        return f"could not read the mechanism's probability matrix: {exc}"
-    return True if math.isfinite(e0) else "the mechanism is not eps0-LDP for a finite eps0"
 
 
 class BlanketFFTAccountant(Accountant):
@@ -811,7 +800,7 @@ class BlanketFFTAccountant(Accountant):
         return super().profile(epsilons, deltas, progress=progress)
 
 
-@register("blanket-fft", kind=Kind.UPPER, supports=supports_finite_ldp,
+@register("blanket-fft", kind=Kind.UPPER, supports=is_finite_ldp,
           summary="blanket bound of seed 002 (Thm 4) on a tilted lattice with relative error")
 def _blanket_fft(mech, n, *, adjacency="replace-one", **options):
     return BlanketFFTAccountant(mech, n, adjacency=adjacency, **options)

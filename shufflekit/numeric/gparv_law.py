@@ -239,3 +239,12 @@ def _atoms(law: RatioLaw, epsilon: float):
     return g[nz], q[nz], margin[nz], law.zero_mass
 
 
+def is_finite_ldp(mech) -> bool | str:
+    """True when ``mech`` is a finite mechanism with a finite local eps0 (what the blanket needs)."""
+    if not (hasattr(mech, "to_numpy") or getattr(mech, "components", None)):
+        return "the blanket methods need a finite mechanism (a probability matrix) or a joint composition of such"
+    try:
+        e0 = numeric_eps0(mech)
+    except Exception as exc:  # noqa: BLE001 - reported as the reason
+        return f"could not read the mechanism's probability matrix: {exc}"
+    return True if math.isfinite(e0) else "the mechanism is not eps0-LDP for a finite eps0"

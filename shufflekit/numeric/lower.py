@@ -184,7 +184,7 @@ from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 
 def lower_supported(mech) -> bool | str:
-    from shufflekit.numeric.blanket import is_finite_ldp
+    from shufflekit.numeric.gparv_law import is_finite_ldp
 
     ok = is_finite_ldp(mech)
     if ok is not True:
