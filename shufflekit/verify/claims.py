@@ -284,9 +284,19 @@ def load_plugin(path: str) -> None:
     import importlib.util
     import pathlib
 
+    import traceback
+
+    from shufflekit.errors import InvalidParameter
+
     file = pathlib.Path(path)
     if not file.is_file():
-        raise ValueError(f"plugin={path!r} is not a file")
+        raise InvalidParameter("plugin", path, "a readable Python file", "no such file")
     spec = importlib.util.spec_from_file_location(f"shufflekit_plugin_{file.stem}", file)
+    if spec is None or spec.loader is None:
+        raise InvalidParameter("plugin", path, "a Python file (*.py)")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - the user's file: report it as bad input, one line
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        raise InvalidParameter("plugin", path, "a Python file that imports cleanly", last) from None

@@ -1,5 +1,6 @@
 """A user registers a claim about their own mechanism and runs it with the same machinery."""
 import json
+import pytest
 import textwrap
 
 from shufflekit.cli import main
@@ -75,3 +76,15 @@ def test_a_crashing_user_check_exits_4_with_the_error_line(tmp_path, capsys):
 def test_dps_out_of_range_is_bad_input(capsys):
     assert main(["verify", "--only", "000.eq.gm-mse", "--dps", "3", "--no-progress"]) == 2
     assert "dps" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, why", [("raise RuntimeError('boom')\n", "RuntimeError: boom"),
+                                       ("def x(:\n", "SyntaxError")])
+def test_plugin_that_fails_to_import_is_bad_input(tmp_path, capsys, text, why):
+    from shufflekit.cli import main
+
+    plugin = tmp_path / "mine.py"
+    plugin.write_text(text)
+    assert main(["verify", "--plugin", str(plugin), "--only", "none.*"]) == 2
+    err = capsys.readouterr().err
+    assert "plugin=" in err and why in err and "Traceback" not in err
