@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats
 
 from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
-from shufflekit.numeric.gparv_law import (_atoms, _law_of_pair,  # noqa: F401
+from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair,  # noqa: F401
                                           numeric_eps0, ratio_laws)
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
                                         check_epsilon, check_n)
@@ -228,7 +228,7 @@ class BlanketAccountant:
         n = check_n(n)
         if method not in METHODS:
             raise ValueError(f"method={method!r} is not allowed; use one of {', '.join(METHODS)}")
-        laws = (_law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
+        laws = (law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
         e0 = numeric_eps0(mech)
         if not math.isfinite(e0):
             raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for a finite "
@@ -243,7 +243,7 @@ class BlanketAccountant:
         epsilon = check_epsilon(epsilon)
         best = (0.0, 0.0)
         for law in self.laws:
-            g, q, mg, q0 = _atoms(law, epsilon)
+            g, q, mg, q0 = law_atoms(law, epsilon)
             if self.method == "exact":
                 v = blanket_delta_exact(g, q, self.n, zero_mass=q0, margins=mg)
             else:

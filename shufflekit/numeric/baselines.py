@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from shufflekit.numeric.gparv_law import _to_numpy, ratio_laws
+from shufflekit.numeric.gparv_law import float_matrix, ratio_laws
 from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
 
 
@@ -88,7 +88,7 @@ def stronger_clone_applies(mech, tol: float = 1e-12) -> tuple[bool, str]:
         return False, "the check covers a single finite mechanism, not a joint composition"
     if getattr(mech, "is_lumped", False):
         return False, "the check needs the full matrix; this mechanism is a symmetry-lumped view"
-    P, mult = _to_numpy(mech)
+    P, mult = float_matrix(mech)
     e = math.exp(_ldp_eps0(mech))
     k = len(P)
     for i in range(k):
@@ -337,7 +337,7 @@ def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
     n, epsilon = check_n(n), check_epsilon(epsilon)
     if getattr(mech, "components", None):
         mech = mech.to_finite()
-    P, mult = _to_numpy(mech)
+    P, mult = float_matrix(mech)
     best = 0.0
     seen = set()
     for i in range(len(P)):

@@ -44,7 +44,7 @@ import numpy as np
 from flint import arb, ctx
 
 from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
-from shufflekit.numeric.gparv_law import (_atoms, _law_of_pair, is_finite_ldp,  # noqa: F401
+from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair, is_finite_ldp,  # noqa: F401
                                           RatioLaw, numeric_eps0, ratio_laws)
 from shufflekit.numeric.positive_part import expected_positive_part
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
@@ -145,7 +145,7 @@ class BlanketAccountant:
         n = check_n(n)
         if method not in METHODS:
             raise ValueError(f"method={method!r} is not allowed; use one of {', '.join(METHODS)}")
-        laws = (_law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
+        laws = (law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
         e0 = numeric_eps0(mech)
         if not math.isfinite(e0):
             raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for a finite "
@@ -167,7 +167,7 @@ class BlanketAccountant:
             if self.method == "exact":
                 a, b = law_enclosure(law, epsilon, self.n)
             else:
-                g, q, mg, q0 = _atoms(law, epsilon)
+                g, q, mg, q0 = law_atoms(law, epsilon)
                 v, e = blanket_delta_fft(g, q, self.n, l=self.l, zero_mass=q0, margins=mg)
                 a, b = max(v - e, 0.0), v
             lo = max(lo, a)

@@ -46,7 +46,7 @@ class RatioLaw:
 _NUMPY_CACHE: dict[int, tuple] = {}
 
 
-def _to_numpy(mech) -> tuple[np.ndarray, np.ndarray]:
+def float_matrix(mech) -> tuple[np.ndarray, np.ndarray]:
     """``mech.to_numpy()``, cached per mechanism object (sympy evaluation is slow for 2^k outputs)."""
     hit = _NUMPY_CACHE.get(id(mech))
     if hit is not None and hit[0] is mech:
@@ -67,12 +67,12 @@ def blanket_floor(mech) -> np.ndarray:
     floor = getattr(mech, "floor_numpy", None)
     if floor is not None:
         return floor()
-    P, _ = _to_numpy(mech)
+    P, _ = float_matrix(mech)
     return P.min(axis=0)
 
 
 def _float_rows(mech) -> tuple[np.ndarray, np.ndarray, list]:
-    P, mult = _to_numpy(mech)
+    P, mult = float_matrix(mech)
     return P, mult, list(mech.inputs)
 
 
@@ -94,10 +94,10 @@ def _component_triples(P: np.ndarray, mult: np.ndarray, ia, ib,
                              "unbounded and the blanket bound does not apply")
     ra = P[ia, keep] / floor[keep] if ia is not None else np.full(keep.sum(), 1.0 / gamma)
     rb = P[ib, keep] / floor[keep] if ib is not None else np.full(keep.sum(), 1.0 / gamma)
-    return _merge(ra, rb, mult[keep] * floor[keep])
+    return merge_classes(ra, rb, mult[keep] * floor[keep])
 
 
-def _merge(alpha, beta, weight) -> np.ndarray:
+def merge_classes(alpha, beta, weight) -> np.ndarray:
     """Merge classes whose (alpha, beta) agree to 12 significant digits, keeping the
     largest alpha and smallest beta of a class (this can only raise G: safe side)."""
     key = np.stack([np.round(alpha, 12 - int(np.floor(np.log10(max(np.max(np.abs(alpha)), 1e-300))))),
@@ -167,7 +167,7 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
         for tc, _ in combo:
             t = np.stack([np.outer(t[:, 0], tc[:, 0]).ravel(), np.outer(t[:, 1], tc[:, 1]).ravel(),
                           np.outer(t[:, 2], tc[:, 2]).ravel()], axis=1)
-            t = _merge(t[:, 0], t[:, 1], t[:, 2])
+            t = merge_classes(t[:, 0], t[:, 1], t[:, 2])
         if len(comps) > 1:   # one representative pair: (x_1..x_m), (x'_1..x'_m)
             reps = [prs[0] for _, prs in combo]
             pairs = ((tuple(a for a, _ in reps), tuple(b for _, b in reps)),)
@@ -187,7 +187,7 @@ def numeric_eps0(mech) -> float:
     comps = list(getattr(mech, "components", None) or [mech])
     total = 0.0
     for comp in comps:
-        P, _ = _to_numpy(comp)
+        P, _ = float_matrix(comp)
         hi, lo = P.max(axis=0), P.min(axis=0)
         used = hi > 0
         if np.any(lo[used] <= 0):
@@ -207,12 +207,12 @@ def gparv_numeric(mech, epsilon: float, pair: tuple | None = None,
     if pair is None:
         law = ratio_laws(mech, adjacency)[0]
     else:
-        law = _law_of_pair(mech, pair)
+        law = law_of_pair(mech, pair)
     atoms, probs, _ = law.gparv(epsilon)
     return np.append(atoms, 0.0), np.append(probs, law.zero_mass)
 
 
-def _law_of_pair(mech, pair) -> RatioLaw:
+def law_of_pair(mech, pair) -> RatioLaw:
     from shufflekit.mechanisms.finite import BOT
 
     if getattr(mech, "components", None):
@@ -233,7 +233,7 @@ def _law_of_pair(mech, pair) -> RatioLaw:
     return RatioLaw(t[:, 0], t[:, 1], t[:, 2], float(np.dot(mult, floor)), (tuple(pair),))
 
 
-def _atoms(law: RatioLaw, epsilon: float):
+def law_atoms(law: RatioLaw, epsilon: float):
     g, q, margin = law.gparv(epsilon)
     nz = q > 0
     return g[nz], q[nz], margin[nz], law.zero_mass

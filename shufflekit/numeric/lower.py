@@ -27,7 +27,7 @@ from typing import Sequence
 import numpy as np
 
 from shufflekit.numeric.blanket import describe_mechanism, law_enclosure
-from shufflekit.numeric.gparv_law import RatioLaw, _merge, _to_numpy
+from shufflekit.numeric.gparv_law import RatioLaw, merge_classes, float_matrix
 from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
                                         check_epsilon, check_n)
 
@@ -44,7 +44,7 @@ def theorem5_laws(mech) -> list[Triple]:
     """Distinct laws of G over all triples (x0 != x1, z); joint compositions are expanded."""
     if getattr(mech, "components", None):
         mech = mech.to_finite()
-    P, mult = _to_numpy(mech)
+    P, mult = float_matrix(mech)
     inputs = list(mech.inputs)
     k = len(inputs)
     out: list[Triple] = []
@@ -57,7 +57,7 @@ def theorem5_laws(mech) -> list[Triple]:
                 keep = rz > 0
                 if np.any(P[i0, ~keep] > 0) or np.any(P[i1, ~keep] > 0):
                     continue
-                t = _merge(P[i0, keep] / rz[keep], P[i1, keep] / rz[keep], mult[keep] * rz[keep])
+                t = merge_classes(P[i0, keep] / rz[keep], P[i1, keep] / rz[keep], mult[keep] * rz[keep])
                 if any(tr.law.alpha.shape == t[:, 0].shape and
                        np.allclose(np.stack([tr.law.alpha, tr.law.beta, tr.law.weight], 1), t,
                                    rtol=1e-12, atol=0) for tr in out):
@@ -84,7 +84,7 @@ def lower_enclosure(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float
     return law_enclosure(law, epsilon, n)
 
 
-def _lower_of_law(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float]:
+def lower_of_law(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float]:
     """(lower end, width) of :func:`lower_enclosure` (legacy shape)."""
     lo, hi = lower_enclosure(law, epsilon, n)
     return lo, hi - lo
@@ -107,7 +107,7 @@ def best_triple(triples, epsilon: float, n: int) -> tuple[float, float, Triple]:
     best = None
     for tr in triples:
         try:
-            v, e = _lower_of_law(tr.law, epsilon, n)
+            v, e = lower_of_law(tr.law, epsilon, n)
         except (OverflowError, CannotCertify):
             v, e = 0.0, 0.0
         if best is None or v > best[0]:

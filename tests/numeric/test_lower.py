@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.lower import LowerAccountant, _lower_of_law, lower_delta, theorem5_laws
+from shufflekit.numeric.lower import LowerAccountant, lower_of_law, lower_delta, theorem5_laws
 from shufflekit.verify.strategies import probability_rows
 from shufflekit.numeric import brute_force as BF
 
@@ -18,7 +18,7 @@ def test_theorem5_equals_histogram_enumeration(rows, n, eps):
     mech = FiniteMechanism.from_matrix(rows)
     for tr in theorem5_laws(mech):
         brute = BF.dataset_delta(mech, [tr.x0] + [tr.z] * (n - 1), [tr.x1] + [tr.z] * (n - 1), eps)
-        low, err = _lower_of_law(tr.law, eps, n)
+        low, err = lower_of_law(tr.law, eps, n)
         # [low, low + err] and [brute.lo, brute.hi] both enclose the same number
         assert low <= brute.hi
         assert brute.lo <= low + err
@@ -28,7 +28,7 @@ def test_worst_triple_found_for_krr():
     mech = make("krr", k=5, eps0=2)
     v, err, tr = lower_delta(mech, 0.3, 40)
     # the maximiser has a reference input distinct from both differing inputs or equal to x0
-    per = [(_lower_of_law(t.law, 0.3, 40)[0], t) for t in theorem5_laws(mech)]
+    per = [(lower_of_law(t.law, 0.3, 40)[0], t) for t in theorem5_laws(mech)]
     assert v == max(p for p, _ in per)
     assert len(theorem5_laws(mech)) == 3   # z = x0, z = x1, z distinct (by symmetry)
 

@@ -10,7 +10,7 @@ from scipy import stats
 from shufflekit.mechanisms import make
 from shufflekit.numeric.blanket import BlanketAccountant
 from shufflekit.numeric.gparv_law import ratio_laws
-from shufflekit.numeric.lower import _lower_of_law, lower_delta, theorem5_laws
+from shufflekit.numeric.lower import lower_of_law, lower_delta, theorem5_laws
 from shufflekit.symbolic import gparv as GP
 from shufflekit.verify import checks
 from shufflekit.verify.brute_force import (
@@ -159,7 +159,7 @@ def check_002_thm5_exact(ctx: CheckContext):
                 for eps in (0.0, 0.5):
                     brute = hockey_stick(histogram_law([P[i0]] + [P[iz]] * (n - 1)),
                                     histogram_law([P[i1]] + [P[iz]] * (n - 1)), eps)
-                    low, err = _lower_of_law(tr.law, eps, n)
+                    low, err = lower_of_law(tr.law, eps, n)
                     worst = max(worst, abs(low - brute) - err)
                     count += 1
     # 1e-12: float noise of the enumeration; err is the certified budget of our value
