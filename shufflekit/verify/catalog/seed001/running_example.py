@@ -131,6 +131,12 @@ def residual_order(ctx, key: str, power: float, tol: float, what: str):
     return checks.remainder_order(lambda n: residuals(n)[key], n_grid(ctx), power, tol=tol, what=what)
 
 
+def jsd_leading_remainder(n: int) -> float:
+    r"""JSD(T_{n,k} || T_{n,k+1}) - I_{k/n} / (8n) at k = round(0.3 n) (seed 001, Thm 6.4)."""
+    k = composition_k(n)
+    return shuffled_pair_at(n, k).jsd() - fisher_at(sp.Rational(k, n)) / (8 * n)
+
+
 def canonical_jsd_remainder(ctx, prefix: str = ""):
     r = W1F / W0F - 1
     chi2, mu3 = float(W0F @ r ** 2), float(W0F @ r ** 3)
