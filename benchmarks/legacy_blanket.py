@@ -2,7 +2,9 @@
 
 Not part of the package: its certificate rested on an empirical error constant
 (``SPECIAL_REL_ERR``) and on an e^-60 tail budget.  Copied unchanged from the version
-before the certified rewrite.
+before the certified rewrite, except that its points and profiles are now the package's
+:class:`~shufflekit.numeric.bound.Bound` and
+:class:`~shufflekit.numeric.accountant.PrivacyProfile` (the old profile types are gone).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from scipy import stats
 from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
 from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair,  # noqa: F401
                                           numeric_eps0, ratio_laws)
-from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
-                                        check_epsilon, check_n)
+from shufflekit.errors import CannotCertify
+from shufflekit.numeric.accountant import PrivacyProfile
+from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.validation import check_delta, check_epsilon, check_n
 
 LOG_TAIL = 60.0                 # tails dropped only below e^-60 (Bernstein)
 SPECIAL_REL_ERR = 1e-9          # budgeted relative error of one binomial pmf/cdf value
@@ -221,6 +225,7 @@ class BlanketAccountant:
     l: float | None = None
     eps0: float = math.inf
     mechanism: dict | None = None
+    adjacency: str = "replace-one"
 
     @classmethod
     def of(cls, mech, n: int, *, method: str = "exact", adjacency: str = "replace-one",
@@ -236,7 +241,7 @@ class BlanketAccountant:
         if method == "fft" and l is None:
             l = default_grid(e0)
         return cls(laws=laws, n=n, method=method, l=l, eps0=e0,
-                   mechanism=describe_mechanism(mech))
+                   mechanism=describe_mechanism(mech), adjacency=adjacency)
 
     def delta(self, epsilon: float) -> tuple[float, float]:
         """(certified upper bound on delta_B(eps), error) maximised over the laws."""
@@ -252,10 +257,11 @@ class BlanketAccountant:
                 best = v
         return best
 
-    def point(self, epsilon: float) -> ProfilePoint:
+    def point(self, epsilon: float) -> Bound:
         t0 = time.perf_counter()
         d, e = self.delta(epsilon)
-        return ProfilePoint(float(epsilon), min(d, 1.0), "upper", e, time.perf_counter() - t0)
+        return Bound("delta", float(epsilon), max(min(d, 1.0) - e, 0.0), min(d, 1.0), Kind.UPPER,
+                     f"blanket-{self.method}", self.adjacency, seconds=time.perf_counter() - t0)
 
     def profile(self, epsilons: Sequence[float], *, progress: bool = False) -> PrivacyProfile:
         from tqdm import tqdm
@@ -264,8 +270,8 @@ class BlanketAccountant:
         pts = [self.point(check_epsilon(e)) for e in
                tqdm(list(epsilons), desc=f"blanket-{self.method}", unit="eps", file=sys.stderr,
                     disable=not progress, leave=False)]
-        return PrivacyProfile(method=f"blanket-{self.method}", bound="upper", points=tuple(pts),
-                              n=self.n, mechanism=self.mechanism or {})
+        return PrivacyProfile(tuple(pts), method=f"blanket-{self.method}", kind=Kind.UPPER,
+                              n=self.n, adjacency=self.adjacency, mechanism=self.mechanism or {})
 
     def epsilon(self, delta: float, *, rel_tol: float = 1e-8) -> float:
         """Certified epsilon: the returned point has upper bound <= delta."""

@@ -47,11 +47,11 @@ import sympy as sp
 from scipy.optimize import brentq, minimize_scalar
 
 from paperfig import QUICK, plt, save
+from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
 from shufflekit.numeric import bmg_design as D
 from shufflekit.numeric import continuous as C
 from shufflekit.numeric import gaussian as G
-from shufflekit.numeric.profile import CannotCertify
 from shufflekit.symbolic import bmg as SB
 from shufflekit.symbolic import gaussian_local as SGL
 from shufflekit.symbolic import randomized_response as SRR
@@ -204,11 +204,11 @@ gl_prof = C.gaussian_local_asymptotic_profile(make("gaussian-local", sigma0=sigm
                                               epsilons=[float(e) for e in eps_axis if e > 0])
 
 fig, ax = plt.subplots()
-ax.plot(eps_axis, [p.delta for p in gm_prof.points], color="C0", label=r"GM, $\sigma=3.16\sqrt{n}$ (exact)")
-ax.plot(eps_axis, [p.delta for p in bmg_prof.points], "o", ms=2.5, color="C1",
+ax.plot(eps_axis, [p.delta for p in gm_prof.bounds], color="C0", label=r"GM, $\sigma=3.16\sqrt{n}$ (exact)")
+ax.plot(eps_axis, [p.delta for p in bmg_prof.bounds], "o", ms=2.5, color="C1",
         label=f"BMG({g2:.3f}, {s02:.2f}) (certified)")
-gl_eps2 = [p.epsilon for p in gl_prof.points]
-gl_delta2 = [p.delta for p in gl_prof.points]
+gl_eps2 = [p.epsilon for p in gl_prof.bounds]
+gl_delta2 = [p.delta for p in gl_prof.bounds]
 keep = [i for i, dl in enumerate(gl_delta2) if dl < 1e-3]
 ax.plot([gl_eps2[i] for i in keep], [gl_delta2[i] for i in keep], "--", color="C2",
         label="Gaussian local (asymptotic, conjectural)")
@@ -219,8 +219,8 @@ ax.set_ylabel(r"$\delta(\varepsilon)$ (upper bound)")
 ax.set_title(r"$n=10^3$, RMSE $=3.16$")
 ax.legend(loc="lower left", fontsize=6.5)
 save(fig, "vector_mean_fig2_privacy_profile")
-for e, pb, pg in list(zip(eps_axis, bmg_prof.points, gm_prof.points))[:: 2 if QUICK else 8]:
-    print(f"eps {e:.5f}: delta BMG {pb.delta:.4g} (error budget {pb.error:.2g}), GM {pg.delta:.4g}, "
+for e, pb, pg in list(zip(eps_axis, bmg_prof.bounds, gm_prof.bounds))[:: 2 if QUICK else 8]:
+    print(f"eps {e:.5f}: delta BMG {pb.delta:.4g} (enclosure width {pb.width:.2g}), GM {pg.delta:.4g}, "
           f"ratio {pb.delta / pg.delta:.4f}")
 # the same comparison at fixed delta: the certified eps of BMG against the exact eps of GM
 print(f"Sec. 4.2 design at RMSE 3.16: certified eps(1e-5) = "

@@ -54,14 +54,13 @@ import numpy as np
 import sympy as sp
 
 from paperfig import FIGURES, QUICK, plt, save, show
+from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
 from shufflekit.numeric import baselines as bl
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.blanket import BlanketAccountant
 from shufflekit.numeric.blanket_fft import blanket_delta_plain_fft, default_grid
 from shufflekit.numeric.gparv_law import numeric_eps0, ratio_laws
 from shufflekit.numeric.lower import LowerAccountant
-from shufflekit.numeric.profile import CannotCertify
 from shufflekit.symbolic import gparv as GP
 
 
@@ -150,12 +149,12 @@ def panel_curves(mech, eps0: float, n: int, exact: str = "all", swept: dict | No
     laws = ratio_laws(mech)
     timed("plain", lambda e: plain_fft_delta(laws, n, e, default_grid(numeric_eps0(mech))))
     if exact != "none":
-        ex = BlanketAccountant.of(mech, n, method="exact")
+        ex = accountant(mech, n, method="blanket")
         t0, vals = time.perf_counter(), np.full(len(eps), math.nan)
         for i, e in enumerate(eps):
             if exact == "budget" and time.perf_counter() - t0 > EXACT_BUDGET:
                 break
-            vals[i] = safe(lambda: ex.delta(e)[0])
+            vals[i] = safe(lambda: ex.get_delta(e).hi)
         out["exact"], out["timing"]["exact"] = vals, time.perf_counter() - t0
     if not getattr(mech, "components", None):
         low = LowerAccountant.of(mech, n)
@@ -297,8 +296,8 @@ fig3 = figure(["RAPPOR", "OUE"], "blanket_fig3_rappor_oue")
 # ## $\varepsilon$ at $\delta = 10^{-6}$, read off the grids
 #
 # Each entry is the first grid point at which the bound is at most $10^{-6}$ (so it is
-# accurate to the grid spacing only; `BlanketAccountant.epsilon` gives the certified value to
-# any precision).  "n/a" means the bound does not reach $10^{-6}$ on the grid.
+# accurate to the grid spacing only; `accountant(mech, n).get_epsilon(delta)` gives the
+# certified value to any precision).  "n/a" means the bound does not reach $10^{-6}$ on the grid.
 
 # %%
 def fmt(x: float) -> str:

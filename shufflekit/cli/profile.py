@@ -76,42 +76,12 @@ def registry_profile(args: argparse.Namespace) -> dict:
         else:
             notes.append(f"--grid applies to the FFT methods only, not to "
                          f"{args.method or 'the default method'}; ignored")
-    if args.method is None and not methods(mech) and args.name in LEGACY_CONTINUOUS:
-        return legacy_continuous(args, mech, notes)
     if args.method is None and not methods(mech):
         reasons = "; ".join(f"{m.name}: {m.check(mech)}" for m in methods())
         raise InvalidParameter("mechanism", args.name, "a mechanism some registered method "
                                "supports (see `shufflekit list methods`)", reasons or None)
     acc = accountant(mech, args.n, method=args.method, adjacency=args.adjacency, **options)
     payload = acc.profile(epsilons=args.epsilon, deltas=args.delta).as_dict()
-    if notes:
-        payload["notes"] = notes
-    return payload
-
-
-#: continuous mechanisms served by their library profile functions until a registered method
-#: supports them (the registry is always asked first)
-LEGACY_CONTINUOUS = ("bmg", "gaussian-local")
-
-
-def legacy_continuous(args: argparse.Namespace, mech, notes: list[str]) -> dict:
-    """Profile of bmg (certified blanket bound, seed 000 App. C) or gaussian-local (asymptotic,
-    seed 000 Sec. 4.3) from :mod:`shufflekit.numeric.continuous`."""
-    from shufflekit.numeric import continuous
-
-    if args.name == "bmg":
-        payload = continuous.bmg_profile(mech, args.n, args.epsilon or [], args.delta or []).as_dict()
-        payload.setdefault("kind", "upper")
-    else:
-        payload = continuous.gaussian_local_asymptotic_profile(
-            mech, args.n, args.epsilon or [], args.delta or []).as_dict()
-        payload.setdefault("kind", "asymptotic")
-    payload.setdefault("adjacency", "zero-out")
-    if args.adjacency not in (None, "zero-out"):
-        notes.append(f"--adjacency {args.adjacency} does not apply: {args.name} is accounted "
-                     "for zero-out neighbours")
-    if args.grid is not None:
-        notes.append("--grid does not apply to this route; ignored")
     if notes:
         payload["notes"] = notes
     return payload
@@ -131,9 +101,8 @@ def central_gaussian(args: argparse.Namespace) -> dict:
     method = args.method or "exact"
     if method not in ("exact", "gdp"):
         raise InvalidParameter("method", method, "one of exact, gdp (for central-gaussian)")
-    prof = gaussian.central_gaussian_profile(sigma, args.n, args.epsilon or [], args.delta or [])
+    prof = gaussian.central_gaussian_profile(sigma, args.n, args.epsilon, args.delta, method=method)
     payload = prof.as_dict()
-    payload.update(method=method, kind="exact", adjacency="n/a")
     payload["mechanism"] = {**(payload.get("mechanism") or {}), "sigma_per_user": sigma,
                             "noise_multiplier": sigma * math.sqrt(args.n)}
     if notes:

@@ -3,7 +3,7 @@ r"""Published amplification bounds that the blanket bound is compared with.
 Every function states its source and the exact statement it implements.  All
 return *upper* bounds (on :math:`\varepsilon` for a target :math:`\delta`, or on
 :math:`\delta` at an :math:`\varepsilon`); conditions of validity are checked and
-violated conditions raise :class:`~shufflekit.numeric.profile.CannotCertify`
+violated conditions raise :class:`~shufflekit.errors.CannotCertify`
 (or ``ValueError`` for malformed input).
 
 * :func:`fmt21_epsilon` -- Feldman, McMillan, Talwar, *Hiding among the clones*
@@ -27,7 +27,8 @@ from typing import Callable
 import numpy as np
 
 from shufflekit.numeric.gparv_law import float_matrix, ratio_laws
-from shufflekit.numeric.profile import CannotCertify, check_delta, check_epsilon, check_n
+from shufflekit.errors import CannotCertify
+from shufflekit.validation import check_delta, check_epsilon, check_n
 
 
 def _check_eps0(eps0) -> float:

@@ -47,8 +47,8 @@ from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
 from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair, is_finite_ldp,  # noqa: F401
                                           RatioLaw, numeric_eps0, ratio_laws)
 from shufflekit.numeric.positive_part import expected_positive_part
-from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
-                                        check_epsilon, check_n)
+from shufflekit.errors import CannotCertify
+from shufflekit.validation import check_delta, check_epsilon, check_n
 
 UNIT = 2.0 ** -53               # float64 unit round-off
 ATOM_RADIUS = 2.0 ** -38        # relative radius of alpha, beta (see the module docstring)
@@ -138,6 +138,7 @@ class BlanketAccountant:
     l: float | None = None
     eps0: float = math.inf
     mechanism: dict | None = None
+    adjacency: str = "replace-one"
 
     @classmethod
     def of(cls, mech, n: int, *, method: str = "exact", adjacency: str = "replace-one",
@@ -153,7 +154,7 @@ class BlanketAccountant:
         if method == "fft" and l is None:
             l = default_grid(e0)
         return cls(laws=laws, n=n, method=method, l=l, eps0=e0,
-                   mechanism=describe_mechanism(mech))
+                   mechanism=describe_mechanism(mech), adjacency=adjacency)
 
     def enclosure(self, epsilon: float) -> tuple[float, float, RatioLaw | None]:
         """``(lo, hi, law)``: enclosure of the worst law's blanket value at ``epsilon``.
@@ -180,20 +181,14 @@ class BlanketAccountant:
         lo, hi, _ = self.enclosure(epsilon)
         return hi, hi - lo
 
-    def point(self, epsilon: float) -> ProfilePoint:
-        t0 = time.perf_counter()
-        d, e = self.delta(epsilon)
-        return ProfilePoint(float(epsilon), min(d, 1.0), "upper", e, time.perf_counter() - t0)
+    def point(self, epsilon: float) -> "Bound":
+        """The certified :class:`~shufflekit.numeric.bound.Bound` on delta_B(epsilon) (worst law)."""
+        return BlanketExactAccountant.wrapping(self, self.adjacency).get_delta(epsilon)
 
-    def profile(self, epsilons: Sequence[float], *, progress: bool = False) -> PrivacyProfile:
-        from tqdm import tqdm
-        import sys
-
-        pts = [self.point(check_epsilon(e)) for e in
-               tqdm(list(epsilons), desc=f"blanket-{self.method}", unit="eps", file=sys.stderr,
-                    disable=not progress, leave=False)]
-        return PrivacyProfile(method=f"blanket-{self.method}", bound="upper", points=tuple(pts),
-                              n=self.n, mechanism=self.mechanism or {})
+    def profile(self, epsilons: Sequence[float], *, progress: bool = False) -> "PrivacyProfile":
+        """Bounds at every epsilon of ``epsilons`` (the contract's profile type)."""
+        return BlanketExactAccountant.wrapping(self, self.adjacency).profile(
+            epsilons=epsilons, progress=progress)
 
     def epsilon(self, delta: float, *, rel_tol: float = 1e-8) -> float:
         """Certified epsilon: the returned point has upper bound <= delta (the shared
@@ -265,8 +260,8 @@ def describe_mechanism(mech) -> dict:
 
 def blanket_profile(mech, n: int, epsilons: Sequence[float], *, method: str = "exact",
                     adjacency: str = "replace-one", pair: tuple | None = None,
-                    l: float | None = None, progress: bool = False) -> PrivacyProfile:
-    """Blanket upper bound delta_B(eps) at ``epsilons`` (seed 002, Thm 4)."""
+                    l: float | None = None, progress: bool = False) -> "PrivacyProfile":
+    """Blanket upper bound delta_B(eps) at ``epsilons`` (seed 002, Thm 4), one Bound each."""
     return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency, pair=pair,
                                 l=l).profile(epsilons, progress=progress)
 
@@ -281,7 +276,7 @@ def blanket_epsilon(mech, n: int, delta: float, *, method: str = "exact",
 
 
 # ============================================================ registry entries
-from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
+from shufflekit.numeric.accountant import Accountant, PrivacyProfile, register  # noqa: E402
 from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 

@@ -32,7 +32,7 @@ from scipy.optimize import brentq
 from scipy.special import logsumexp
 
 from shufflekit.numeric.histogram import check_channel
-from shufflekit.numeric.profile import check_epsilon, check_n
+from shufflekit.validation import check_epsilon, check_n
 
 Direction = Literal["Q||P", "P||Q", "both"]
 SAFETY = 1e-9  # relative inflation: >> n*1e-16 for every n <= 1e6 used here

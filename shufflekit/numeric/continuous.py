@@ -16,15 +16,18 @@ notebooks; every number comes from the accountants above.
 """
 from __future__ import annotations
 
-import time
-from typing import Any, Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from shufflekit.numeric.bmg_blanket import (BlanketResult, BMGBlanketAccountant, blanket_delta,
                                             bmg_delta, check_gamma, worst_radius)
 from shufflekit.numeric.lognormal_lattice import AffineLognormal, LatticeLaw, discretise
 from shufflekit.numeric.shuffle_template import (chi_chua, template, template_epsilon,
                                                  template_log)
-from shufflekit.validation import check_delta, check_epsilon, check_n
+from shufflekit.validation import check_delta, check_n
+
+if TYPE_CHECKING:
+    from shufflekit.numeric.accountant import PrivacyProfile
 
 __all__ = ["AffineLognormal", "LatticeLaw", "discretise", "BlanketResult", "blanket_delta",
            "bmg_delta", "bmg_epsilon", "bmg_profile", "worst_radius", "epsilon_for_bound",
@@ -63,50 +66,25 @@ def bmg_epsilon(mech: Any, n: int, delta: float, *, rel_tol: float = 1e-6, **kw:
 
 
 def bmg_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,
-                deltas: Sequence[float] | None = None, **kw: Any):
-    """Certified profile points of the shuffled BMG in the legacy profile shape (command line)."""
-    from shufflekit.numeric.profile import PrivacyProfile, ProfilePoint
-
+                deltas: Sequence[float] | None = None, **kw: Any) -> "PrivacyProfile":
+    """Certified profile of the shuffled BMG (method ``bmg-blanket``): one
+    :class:`~shufflekit.numeric.bound.Bound` per epsilon and per delta."""
     n = check_n(n)
     check_gamma(mech.gamma)
-    acc = BMGBlanketAccountant(mech, n, **kw)
-    pts = []
-    for e in epsilons or []:
-        b = acc.get_delta(check_epsilon(e))
-        pts.append(ProfilePoint(b.at, b.hi, "upper", b.width, b.seconds))
-    for d in deltas or []:
-        t0 = time.perf_counter()
-        b = acc.get_epsilon(check_delta(d))
-        db = acc.get_delta(b.hi)
-        pts.append(ProfilePoint(b.hi, db.hi, "upper", db.width, time.perf_counter() - t0))
-    return PrivacyProfile(method="bmg-blanket", bound="upper", points=tuple(pts), n=n,
-                          mechanism={"name": "bmg", **{k: str(v) for k, v in mech.params().items()}})
+    return BMGBlanketAccountant(mech, n, **kw).profile(epsilons=epsilons, deltas=deltas)
 
 
 def gaussian_local_asymptotic_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,
-                                      deltas: Sequence[float] | None = None):
+                                      deltas: Sequence[float] | None = None) -> "PrivacyProfile":
     r"""Asymptotic profile :math:`f_{n,\varepsilon}(\chi_{chua})` of the shuffled Gaussian local
-    randomizer (seed 000, Sec. 4.3), legacy profile shape.  **Not a certificate**: it rests on the
-    open Conjecture 3.2 of Chua et al. (2024); ``bound="asymptotic"``."""
-    from shufflekit.numeric.profile import PrivacyProfile, ProfilePoint
+    randomizer (seed 000, Sec. 4.3), method ``gaussian-local-asymptotic``.  **Not a
+    certificate**: it rests on the open Conjecture 3.2 of Chua et al. (2024); the kind is
+    ``asymptotic`` and the mechanism record carries :math:`\chi_{chua}` and a warning."""
+    from shufflekit.numeric.accountant import accountant
 
     n = check_n(n)
-    chi = float(chi_chua(mech.sigma0))
-    pts = []
-    for e in epsilons or []:
-        t0 = time.perf_counter()
-        e = check_epsilon(e)
-        pts.append(ProfilePoint(e, min(float(template(n, e, chi)), 1.0) if e > 0 else 1.0,
-                                "asymptotic", 0.0, time.perf_counter() - t0))
-    for d in deltas or []:
-        t0 = time.perf_counter()
-        e = template_epsilon(n, d, chi)
-        pts.append(ProfilePoint(e, float(template(n, e, chi)), "asymptotic", 0.0,
-                                time.perf_counter() - t0))
-    return PrivacyProfile(method="asymptotic-chi-chua (conjectural: Chua et al. Conj. 3.2)",
-                          bound="asymptotic", points=tuple(pts), n=n,
-                          mechanism={"name": "gaussian-local", "sigma0": str(mech.sigma0),
-                                     "chi_chua": chi,
-                                     "warning": "asymptotic template resting on an open conjecture; "
-                                                "not a certified bound"})
-
+    acc = accountant(mech, n, method="gaussian-local-asymptotic")
+    prof = acc.profile(epsilons=epsilons, deltas=deltas)
+    return replace(prof, mechanism={**prof.mechanism, "chi_chua": acc.chi,
+                                    "warning": "asymptotic template resting on an open conjecture; "
+                                               "not a certified bound"})

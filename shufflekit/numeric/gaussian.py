@@ -29,8 +29,8 @@ from typing import Any, Sequence
 import mpmath as mp
 from scipy.special import log_ndtr
 
-from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
-                                        check_epsilon, check_n)
+from shufflekit.errors import CannotCertify
+from shufflekit.validation import check_delta, check_epsilon, check_n
 
 
 # ----------------------------------------------------------------------------- validation
@@ -207,34 +207,26 @@ def rmse(sigma: Any, n: Any) -> float:
 
 
 def central_gaussian_profile(sigma: Any, n: Any, epsilons: Sequence[float] | None = None,
-                             deltas: Sequence[float] | None = None, dps: int | None = None) -> PrivacyProfile:
-    """Exact profile of :math:`\\mathsf{GM}(\\sigma)` (``bound="exact"``)."""
+                             deltas: Sequence[float] | None = None, *, method: str = "exact"
+                             ) -> "PrivacyProfile":
+    r"""Exact profile of :math:`\mathsf{GM}(\sigma)` from the registered accountant ``method``
+    (``exact`` or ``gdp``): one Arb-enclosed :class:`~shufflekit.numeric.bound.Bound` per target,
+    with the mechanism's :math:`\mu = 1/(\sigma\sqrt n)`, sensitivity and noise s.d. recorded."""
     n = check_n(n)
-    mu = mu_of(sigma, n)
-    pts = []
-    for e in epsilons or []:
-        t0 = time.perf_counter()
-        e = check_epsilon(e)
-        if dps is None:
-            d, err = gdp_delta_float_with_error(e, mu)
-        else:
-            d, err = gdp_delta_mp(e, mu, dps), 0.0
-        pts.append(ProfilePoint(e, float(d), "exact", float(err), time.perf_counter() - t0))
-    for dl in deltas or []:
-        t0 = time.perf_counter()
-        e = gdp_epsilon(mu, dl)
-        pts.append(ProfilePoint(e, float(check_delta(dl)), "exact", 0.0, time.perf_counter() - t0))
-    return PrivacyProfile(method="exact", bound="exact", points=tuple(pts), n=n,
-                          mechanism={"name": "central-gaussian", "sigma": str(sigma), "mu": mu,
-                                     "sensitivity": f"1/{n}", "noise_sd": check_sigma(sigma) / math.sqrt(n)})
+    sigma = check_sigma(sigma)
+    prof = accountant(CentralGaussian(sigma), n, method=method).profile(epsilons=epsilons,
+                                                                         deltas=deltas)
+    return replace(prof, mechanism={"name": "central-gaussian", "sigma": sigma,
+                                    "mu": mu_of(sigma, n), "sensitivity": f"1/{n}",
+                                    "noise_sd": sigma / math.sqrt(n)})
 
 
 # ============================================================================ registry entries
-from dataclasses import dataclass  # noqa: E402
+from dataclasses import dataclass, replace  # noqa: E402
 
 from flint import arb, ctx  # noqa: E402
 
-from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
+from shufflekit.numeric.accountant import Accountant, PrivacyProfile, accountant, register  # noqa: E402,E501
 from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 

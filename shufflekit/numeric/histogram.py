@@ -52,7 +52,7 @@ from scipy.special import gammaln
 from scipy.stats import binom
 
 from shufflekit.numeric.gaussian import gdp_delta
-from shufflekit.numeric.profile import check_delta, check_epsilon, check_n
+from shufflekit.validation import check_delta, check_epsilon, check_n
 
 ROW_TOLERANCE = 1e-9
 MAX_STATES = 60_000_000  # dense histogram cube cells (float64): about 0.5 GB per array

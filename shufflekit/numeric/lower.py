@@ -28,8 +28,8 @@ import numpy as np
 
 from shufflekit.numeric.blanket import describe_mechanism, law_enclosure
 from shufflekit.numeric.gparv_law import RatioLaw, merge_classes, float_matrix
-from shufflekit.numeric.profile import (CannotCertify, PrivacyProfile, ProfilePoint, check_delta,
-                                        check_epsilon, check_n)
+from shufflekit.errors import CannotCertify
+from shufflekit.validation import check_delta, check_epsilon, check_n
 
 
 @dataclass(frozen=True)
@@ -128,15 +128,6 @@ class LowerAccountant:
     def delta(self, epsilon: float) -> tuple[float, float, Triple]:
         return best_triple(self.triples, check_epsilon(epsilon), self.n)
 
-    def profile(self, epsilons: Sequence[float]) -> PrivacyProfile:
-        pts = []
-        for eps in epsilons:
-            t0 = time.perf_counter()
-            v, e, _ = self.delta(eps)
-            pts.append(ProfilePoint(float(eps), v, "lower", e, time.perf_counter() - t0))
-        return PrivacyProfile(method="lower", bound="lower", points=tuple(pts), n=self.n,
-                              mechanism=self.mechanism)
-
     def epsilon(self, delta: float, *, rel_tol: float = 1e-8) -> float:
         """An epsilon below the true one: a Theorem 5 value still exceeds ``delta`` there.
 
@@ -173,13 +164,13 @@ def _epsilon_lower(delta_low, delta: float, *, rel_tol: float) -> float:
     return lo
 
 
-def lower_profile(mech, n: int, epsilons: Sequence[float]) -> PrivacyProfile:
-    """Theorem 5 lower bound at each epsilon (worst triple found by search)."""
-    return LowerAccountant.of(mech, n).profile(epsilons)
+def lower_profile(mech, n: int, epsilons: Sequence[float]) -> "PrivacyProfile":
+    """Theorem 5 lower bound at each epsilon (worst triple found by search), one Bound each."""
+    return Theorem5Accountant(mech, n).profile(epsilons=epsilons)
 
 
 # ===================================================================== registry entry
-from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
+from shufflekit.numeric.accountant import Accountant, PrivacyProfile, register  # noqa: E402
 from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 

@@ -8,7 +8,7 @@ from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric import baselines as bl
 from shufflekit.numeric.blanket import BlanketAccountant
 from shufflekit.numeric.lower import lower_delta
-from shufflekit.numeric.profile import CannotCertify
+from shufflekit.errors import CannotCertify
 
 # seed 001, Table 6 (binary RR, eps0 = 1, delta = 1e-5): FMT (2021) and FMT (2023) columns
 TABLE6 = {1000: ("0.532", "0.457"), 2000: ("0.402", "0.342"),

@@ -124,12 +124,15 @@ def test_joint_composition_matches_enumerated_product():
 def test_zero_out_adjacency_runs_and_dominates_lower():
     mech = make("krr", k=4, eps0=1)
     up = blanket_profile(mech, 40, [0.1, 0.5], adjacency="zero-out")
-    assert all(0 <= p.delta <= 1 for p in up.points)
+    assert all(0 <= b.lo <= b.hi <= 1 for b in up.bounds)
+    assert up.adjacency == "zero-out" and all(b.adjacency == "zero-out" for b in up.bounds)
 
 
 def test_profile_object():
     prof = blanket_profile(make("krr", k=5, eps0=2), 200, [0.1, 0.2, 0.4])
-    assert prof.bound == "upper" and prof.method == "blanket-exact"
+    assert prof.kind == "upper" and prof.method == "blanket"
+    assert all(b.quantity == "delta" and b.kind == "upper" for b in prof.bounds)
+    assert prof.epsilons == [0.1, 0.2, 0.4]
     assert prof.deltas == sorted(prof.deltas, reverse=True)
 
 

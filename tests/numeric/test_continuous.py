@@ -257,15 +257,19 @@ def test_gamma_one_is_perfectly_private():
 def test_gaussian_local_profile_is_labelled_asymptotic():
     mech = make("gaussian-local", sigma0=5)
     prof = c.gaussian_local_asymptotic_profile(mech, 1000, epsilons=[0.01], deltas=[1e-6])
-    assert prof.bound == "asymptotic"
-    assert "conjectur" in prof.method.lower()
+    assert prof.kind == "asymptotic" and all(b.kind == "asymptotic" for b in prof.bounds)
+    assert all("conjectur" in b.certificate.lower() for b in prof.bounds)
     assert "not a certified" in prof.mechanism["warning"]
     # chi_chua against the variance printed in seed 000 (App. A.7): e^{4a} - 2e^{2a} + e^{a}, a = 1/sigma^2
     a = 1 / 25
     v = math.exp(4 * a) - 2 * math.exp(2 * a) + math.exp(a)
     # quadrature at 40 digits; 1e-12 is far above its error and far below any formula slip
     assert prof.mechanism["chi_chua"] == pytest.approx(1 / math.sqrt(v), rel=1e-12)
-    assert prof.points[1].delta == pytest.approx(1e-6, rel=1e-9)
+    eps = prof.bounds[1]
+    assert eps.quantity == "epsilon" and eps.delta == 1e-6
+    # the template is decreasing in epsilon: the bisection bracket [lo, hi] straddles delta
+    chi = prof.mechanism["chi_chua"]
+    assert c.template(1000, eps.lo, chi) >= 1e-6 >= c.template(1000, eps.hi, chi)
 
 
 def test_gaussian_local_has_no_certified_blanket_bound():

@@ -110,12 +110,18 @@ def test_calibration_round_trips(eps, logd, n):
 
 def test_profile_object():
     prof = g.central_gaussian_profile(100, 1000, epsilons=[1e-3, 2e-3], deltas=[1e-5])
-    assert prof.bound == "exact" and prof.method == "exact"
+    assert prof.kind == "exact" and prof.method == "exact" and prof.adjacency == "n/a"
     d = prof.as_dict()
-    assert set(d) == {"mechanism", "n", "method", "points"}
-    assert set(d["points"][0]) == {"epsilon", "delta", "bound", "error", "seconds"}
-    assert prof.points[0].delta > prof.points[1].delta
-    assert prof.points[2].delta == 1e-5
+    assert set(d) == {"mechanism", "n", "method", "kind", "adjacency", "points"}
+    assert {"epsilon", "delta", "bound", "error", "lo", "hi", "seconds"} <= set(d["points"][0])
+    assert prof.bounds[0].delta > prof.bounds[1].delta
+    assert prof.bounds[2].quantity == "epsilon" and prof.bounds[2].delta == 1e-5
+    # the Arb enclosures contain the float path's values (whose own error is far below 1e-12)
+    for b in prof.bounds[:2]:
+        assert b.lo <= float(g.central_gaussian_delta(b.epsilon, 100, 1000, dps=30)) <= b.hi
+    # epsilon(1e-5): the bisection bracket (width <= 1e-9 relative) holds the brentq root
+    e = g.epsilon_for_sigma(100, 1e-5, 1000)
+    assert prof.bounds[2].lo <= e * (1 + 1e-12) and e * (1 - 1e-12) <= prof.bounds[2].hi
 
 
 @pytest.mark.parametrize("sigma", [0, -1, float("nan"), float("inf")])
