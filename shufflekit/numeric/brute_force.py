@@ -26,6 +26,12 @@ error.  :math:`e^\varepsilon` comes from an Arb ball.  The positive parts are th
 above (largest :math:`P_D`, smallest :math:`e^\varepsilon P_{D'}`) and below (the reverse), every
 rounding of those last steps inflated explicitly, so :func:`worst_case_delta` returns an
 interval :math:`[\mathrm{lo}, \mathrm{hi}]` that contains the exact worst-case divergence.
+
+The same enumeration serves matrices given as floats (:func:`worst_shuffled_delta`,
+:func:`rows_delta`: the floats are taken as the exact entries), and two more references live
+here: :func:`sequence_laws` (exact rational laws of the fixed-composition histograms of seed 001,
+Sec. 4, by enumerating every output sequence) and :func:`multinomial_positive_part` (the blanket
+expectation :math:`\tfrac1n\mathbb{E}[(\sum_j N_j g_j)_+]` by enumerating every count vector).
 """
 from __future__ import annotations
 
@@ -122,7 +128,6 @@ def hockey_stick(p: np.ndarray, q: np.ndarray, epsilon: float, rel: float) -> tu
 
 def _rest_laws(P: np.ndarray, others: Sequence[int], size: int):
     """Yield (multiset, law) for every multiset of ``size`` rows from ``others`` (DFS)."""
-    k = P.shape[1]
 
     def dfs(start, chosen, law):
         if len(chosen) == size:
@@ -147,6 +152,31 @@ def neighbour_rows(n_inputs: int, adjacency: str) -> tuple[list[tuple[int, int]]
     raise InvalidParameter("adjacency", adjacency, "one of replace-one, zero-out")
 
 
+def worst_over_rows(P: np.ndarray, n: int, eps: Sequence[float], diff: Sequence[tuple[int, int]],
+                    others: Sequence[int], rel: float, labels: Sequence | None = None
+                    ) -> list[Enclosure]:
+    """Enclosures, at each epsilon of ``eps``, of the largest divergence between the datasets
+    ``(a, rest)`` and ``(b, rest)`` over the ordered row pairs ``diff`` and every multiset
+    ``rest`` of ``n - 1`` rows from ``others``; every entry of a histogram law is within
+    relative ``rel`` of the exact value."""
+    labels = list(range(P.shape[0])) if labels is None else labels
+    best = [Enclosure(0.0, 0.0) for _ in eps]
+    for rest, law in _rest_laws(P, others, n - 1):
+        ends = {}
+        for a, b in diff:
+            for r in (a, b):
+                if r not in ends:
+                    ends[r] = add_user(law, n - 1, P[r])
+            for i, e in enumerate(eps):
+                lo, hi = hockey_stick(ends[a], ends[b], e, rel)
+                cur = best[i]
+                if hi > cur.hi or lo > cur.lo:
+                    best[i] = Enclosure(max(lo, cur.lo), max(hi, cur.hi),
+                                        (labels[a], labels[b], tuple(labels[r] for r in rest))
+                                        if hi > cur.hi else cur.pair)
+    return best
+
+
 def worst_case_delta(mech: Any, n: int, epsilons: Sequence[float] | float,
                      adjacency: str = "replace-one", *,
                      pairs: Sequence[tuple] | None = None) -> list[Enclosure] | Enclosure:
@@ -169,21 +199,31 @@ def worst_case_delta(mech: Any, n: int, epsilons: Sequence[float] | float,
         raise InvalidParameter("n", n, f"a size the enumeration can afford ({n_hist} histograms "
                                "per dataset)")
     rel = rel0 * n * (1 + 1e-12) + gamma_k(2 * n + 2)      # input error (n factors) + convolution
-    best = [Enclosure(0.0, 0.0) for _ in eps]
-    for rest, law in _rest_laws(P, others, n - 1):
-        ends = {}
-        for a, b in diff:
-            for r in (a, b):
-                if r not in ends:
-                    ends[r] = add_user(law, n - 1, P[r])
-            for i, e in enumerate(eps):
-                lo, hi = hockey_stick(ends[a], ends[b], e, rel)
-                cur = best[i]
-                if hi > cur.hi or lo > cur.lo:
-                    best[i] = Enclosure(max(lo, cur.lo), max(hi, cur.hi),
-                                        (labels[a], labels[b], tuple(labels[r] for r in rest))
-                                        if hi > cur.hi else cur.pair)
+    best = worst_over_rows(P, n, eps, diff, others, rel, labels)
     return best[0] if single else best
+
+
+def law_of_rows(rows: Sequence[Sequence[float]]) -> np.ndarray:
+    """Law of the histogram of independent reports, user ``t`` drawn from ``rows[t]``
+    (lexicographic order of the histograms, as :func:`add_user`)."""
+    law = np.ones(1, dtype=FLOAT)
+    for t, row in enumerate(rows):
+        law = add_user(law, t, np.asarray(row, dtype=FLOAT))
+    return law
+
+
+def rows_delta(rows_a: Sequence[Sequence[float]], rows_b: Sequence[Sequence[float]],
+               epsilon: float, rel_input: float = 0.0) -> Enclosure:
+    r"""Enclosure of :math:`\sum_h (P_A(h) - e^\varepsilon P_B(h))_+` between the datasets whose
+    users report from ``rows_a`` and ``rows_b`` (entries within relative ``rel_input`` of the
+    exact ones; 0 takes the floats as exact)."""
+    if len(rows_a) != len(rows_b) or not len(rows_a):
+        raise InvalidParameter("datasets", (len(rows_a), len(rows_b)), "two non-empty datasets "
+                               "of the same size")
+    n = len(rows_a)
+    lo, hi = hockey_stick(law_of_rows(rows_a), law_of_rows(rows_b), check_epsilon(epsilon),
+                          rel_input * n * (1 + 1e-12) + gamma_k(2 * n + 2))
+    return Enclosure(lo, hi)
 
 
 def dataset_delta(mech: Any, data_a: Sequence, data_b: Sequence, epsilon: float) -> Enclosure:
@@ -192,13 +232,62 @@ def dataset_delta(mech: Any, data_a: Sequence, data_b: Sequence, epsilon: float)
     if len(data_a) != len(data_b) or not data_a:
         raise InvalidParameter("datasets", (len(data_a), len(data_b)), "two non-empty datasets "
                                "of the same size")
-    laws = []
-    for data in (data_a, data_b):
-        law = np.ones(1, dtype=FLOAT)
-        for t, x in enumerate(data):
-            law = add_user(law, t, P[labels.index(x)])
-        laws.append(law)
-    n = len(data_a)
-    lo, hi = hockey_stick(laws[0], laws[1], check_epsilon(epsilon),
-                          rel0 * n * (1 + 1e-12) + gamma_k(2 * n + 2))
-    return Enclosure(lo, hi, (tuple(data_a), tuple(data_b)))
+    enc = rows_delta([P[labels.index(x)] for x in data_a], [P[labels.index(x)] for x in data_b],
+                     epsilon, rel0)
+    return Enclosure(enc.lo, enc.hi, (tuple(data_a), tuple(data_b)))
+
+
+def worst_shuffled_delta(P: Sequence[Sequence[float]], n: int, epsilon: float) -> Enclosure:
+    """Enclosure of the worst replace-one divergence of ``n`` users for the float matrix ``P``
+    (rows = inputs, entries taken as exact): :func:`worst_over_rows` over every ordered pair of
+    distinct rows and every multiset of the other ``n - 1`` inputs."""
+    n = check_n(n)
+    M = np.asarray(P, dtype=FLOAT)
+    k = M.shape[0]
+    diff = [(a, b) for a in range(k) for b in range(k) if a != b]
+    return worst_over_rows(M, n, [check_epsilon(epsilon)], diff, list(range(k)),
+                           gamma_k(2 * n + 2))[0]
+
+
+# ----------------------------------------------------------------------------- other references
+@lru_cache(maxsize=None)
+def sequence_laws(W0: tuple, W1: tuple, n: int, k: int):
+    r"""Exact laws of the shuffled histogram by enumerating all :math:`|\mathcal Y|^n` output
+    sequences (seed 001, Sec. 4).
+
+    User 0 is the changed user, users 1..k hold 1, the rest 0.  Returns
+    :math:`P = T_{n,k}`, :math:`Q = T_{n,k+1}` and :math:`E_P[r(Y_*) 1\{N = h\}]` with
+    :math:`r = W_1/W_0 - 1`, as dicts over histograms ``h``, in exact rationals (the given
+    floats are read as the exact binary rationals they are).
+    """
+    w0 = [sp.Rational(x) for x in W0]
+    w1 = [sp.Rational(x) for x in W1]
+    m = len(w0)
+    r = [w1[i] / w0[i] - 1 for i in range(m)]
+    P, Q, R = {}, {}, {}
+    for seq in itertools.product(range(m), repeat=n):
+        others = sp.Mul(*[w1[y] for y in seq[1:k + 1]]) * sp.Mul(*[w0[y] for y in seq[k + 1:]])
+        h = tuple(seq.count(y) for y in range(m))
+        P[h] = P.get(h, 0) + w0[seq[0]] * others
+        Q[h] = Q.get(h, 0) + w1[seq[0]] * others
+        R[h] = R.get(h, 0) + w0[seq[0]] * others * r[seq[0]]
+    return P, Q, R
+
+
+def multinomial_positive_part(g: Sequence[float], q: Sequence[float], n: int) -> float:
+    r""":math:`\tfrac1n\mathbb{E}[(\sum_j N_j g_j)_+]` for :math:`N \sim \mathrm{Multinomial}(n, q)`,
+    by enumerating every count vector (tiny ``n`` only; float, relative round-off of a sum of at
+    most a few hundred non-negative terms)."""
+    total = 0.0
+    for counts in itertools.product(range(n + 1), repeat=len(g)):
+        if sum(counts) != n:
+            continue
+        logp = math.lgamma(n + 1)
+        for c, p in zip(counts, q):
+            if c and p == 0:
+                logp = -math.inf
+                break
+            logp += c * math.log(p) - math.lgamma(c + 1) if c else 0.0
+        if logp > -math.inf:
+            total += math.exp(logp) * max(sum(c * a for c, a in zip(counts, g)), 0.0)
+    return total / n

@@ -1,9 +1,6 @@
 """Blanket bound (seed 002, Thm 4): certified exact and FFT methods."""
 from __future__ import annotations
 
-import itertools
-import math
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -20,24 +17,6 @@ from shufflekit.verify.strategies import probability_rows
 from shufflekit.numeric import brute_force as BF
 
 
-def multinomial_positive_part(g, q, n) -> float:
-    """(1/n) E[(sum G_i)_+] by enumerating all multinomial counts (tiny n only)."""
-    total = 0.0
-    for counts in itertools.product(range(n + 1), repeat=len(g)):
-        if sum(counts) != n:
-            continue
-        logp = math.lgamma(n + 1)
-        for c, p in zip(counts, q):
-            if c and p == 0:
-                logp = -math.inf
-                break
-            logp += c * math.log(p) - math.lgamma(c + 1) if c else 0.0
-        s = sum(c * a for c, a in zip(counts, g))
-        if logp > -math.inf:
-            total += math.exp(logp) * max(s, 0.0)
-    return total / n
-
-
 @given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
        n=st.integers(1, 6), eps=st.floats(0.0, 1.5))
 @settings(max_examples=40, deadline=None)
@@ -46,7 +25,7 @@ def test_exact_method_matches_enumeration_and_fft_within_budget(rows, n, eps):
     for law in ratio_laws(mech):
         g, q, mg = law.gparv(eps)
         g_all, q_all = np.append(g, 0.0), np.append(q, law.zero_mass)
-        ref = multinomial_positive_part(g_all, q_all, n)
+        ref = BF.multinomial_positive_part(g_all, q_all, n)
         v, err = blanket_delta_exact(g, q, n, zero_mass=law.zero_mass, margins=mg)
         # the value is an upper bound; value - err a lower bound (1e-12: float noise of
         # the reference enumeration itself, a sum of at most a few hundred terms)

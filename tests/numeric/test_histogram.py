@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shufflekit.numeric import histogram as H
+from shufflekit.numeric.brute_force import sequence_laws
 from shufflekit.verify.checks import round_like
 
 W0 = [0.70, 0.20, 0.10]
@@ -19,15 +20,10 @@ W1 = [0.15, 0.55, 0.30]
 
 # ------------------------------------------------------------------ brute force
 def brute_force(w0, w1, n, k):
-    """P = T_{n,k}, Q = T_{n,k+1} by enumerating all d^n output sequences (user 0 is the changed user)."""
-    d = len(w0)
-    P, Q = {}, {}
-    for seq in itertools.product(range(d), repeat=n):
-        others = math.prod(w1[y] for y in seq[1:k + 1]) * math.prod(w0[y] for y in seq[k + 1:])
-        h = tuple(seq.count(y) for y in range(d))
-        P[h] = P.get(h, 0.0) + w0[seq[0]] * others
-        Q[h] = Q.get(h, 0.0) + w1[seq[0]] * others
-    return P, Q
+    """P = T_{n,k}, Q = T_{n,k+1} by enumerating all d^n output sequences (user 0 is the changed
+    user): the exact rational laws of the shared reference, rounded to floats."""
+    P, Q, _ = sequence_laws(tuple(w0), tuple(w1), n, k)
+    return {h: float(v) for h, v in P.items()}, {h: float(v) for h, v in Q.items()}
 
 
 def as_dict(pair):

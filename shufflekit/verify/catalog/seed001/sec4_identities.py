@@ -4,7 +4,7 @@ from __future__ import annotations
 import sympy as sp
 
 from shufflekit.numeric import histogram as H
-from shufflekit.verify.brute_force import sequence_laws
+from shufflekit.numeric.brute_force import sequence_laws
 from shufflekit.verify.catalog.seed001.running_example import W0, W0F, W1, W1F
 from shufflekit.verify.claims import claim, confirmed, refuted
 from shufflekit.verify.mutation import printed

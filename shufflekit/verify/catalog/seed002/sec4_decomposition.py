@@ -7,8 +7,8 @@ import sympy as sp
 from shufflekit.mechanisms import make
 from shufflekit.numeric import baselines as bl
 from shufflekit.numeric.blanket import BlanketAccountant
+from shufflekit.numeric.brute_force import rows_delta, worst_shuffled_delta
 from shufflekit.verify import checks
-from shufflekit.verify.brute_force import histogram_law, hockey_stick, worst_shuffled_delta
 from shufflekit.verify.catalog.seed002.parameters import random_mechanisms
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted
 from shufflekit.verify.mutation import printed
@@ -47,7 +47,7 @@ def _gc_pair_delta(P, x0, x1, theta, n, eps):
     a0 = np.append(P[x0], 0.0)
     a1 = np.append(P[x1], 0.0)
     a2 = np.append(c, beta)
-    return hockey_stick(histogram_law([a0] + [a2] * (n - 1)), histogram_law([a1] + [a2] * (n - 1)), eps)
+    return rows_delta([a0] + [a2] * (n - 1), [a1] + [a2] * (n - 1), eps).hi
 
 
 @claim(id="002.thm3.hierarchy", paper="002", source="Thm 3",
@@ -62,7 +62,7 @@ def check_002_thm3_hierarchy(ctx: CheckContext):
         for n in (2, 3):
             for eps in (0.1, 0.6):
                 bl_val = BlanketAccountant.of(mech, n).delta(eps)[0]
-                brute = worst_shuffled_delta(P, n, eps)
+                brute = worst_shuffled_delta(P, n, eps).hi
                 theta = float(rng.uniform(0.05, 1.0))
                 gc = max(_gc_pair_delta(P, a, b, theta, n, eps)
                          for a in range(len(P)) for b in range(len(P)) if a != b)

@@ -9,16 +9,12 @@ from scipy import stats
 
 from shufflekit.mechanisms import make
 from shufflekit.numeric.blanket import BlanketAccountant
+from shufflekit.numeric.brute_force import (multinomial_positive_part, rows_delta,
+                                            worst_shuffled_delta)
 from shufflekit.numeric.gparv_law import ratio_laws
 from shufflekit.numeric.lower import lower_of_law, lower_delta, theorem5_laws
 from shufflekit.symbolic import gparv as GP
 from shufflekit.verify import checks
-from shufflekit.verify.brute_force import (
-    histogram_law,
-    hockey_stick,
-    multinomial_positive_part,
-    worst_shuffled_delta,
-)
 from shufflekit.verify.catalog.seed002.parameters import random_mechanisms, u, v, w
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted
 from shufflekit.verify.mutation import printed
@@ -138,7 +134,7 @@ def check_002_thm4_blanket_upper_thm5_lower(ctx: CheckContext):
         P, _ = mech.to_numpy()
         for n in (2, 3):
             for eps in (0.0, 0.3, 1.0):
-                brute = worst_shuffled_delta(P, n, eps)
+                brute = worst_shuffled_delta(P, n, eps).hi
                 pts.append(((i, n, eps), lower_delta(mech, eps, n)[0] - 1e-12, brute,
                             BlanketAccountant.of(mech, n).delta(eps)[0] + 1e-12))
     return checks.sandwich(pts, what="Thm 5 lower <= brute-force worst pair <= blanket (1e-12 float slack)")
@@ -157,8 +153,8 @@ def check_002_thm5_exact(ctx: CheckContext):
             i0, i1, iz = (inputs.index(t) for t in (tr.x0, tr.x1, tr.z))
             for n in (1, 3, 4):
                 for eps in (0.0, 0.5):
-                    brute = hockey_stick(histogram_law([P[i0]] + [P[iz]] * (n - 1)),
-                                    histogram_law([P[i1]] + [P[iz]] * (n - 1)), eps)
+                    brute = rows_delta([P[i0]] + [P[iz]] * (n - 1),
+                                       [P[i1]] + [P[iz]] * (n - 1), eps).hi
                     low, err = lower_of_law(tr.law, eps, n)
                     worst = max(worst, abs(low - brute) - err)
                     count += 1
