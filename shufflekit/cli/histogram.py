@@ -14,6 +14,12 @@ HELP = "exact fixed-composition accounting of a binary-input channel (seed 001)"
 
 
 def add_arguments(hi: argparse.ArgumentParser) -> None:
+    from shufflekit.numeric.histogram import REPORT_FIELDS
+
+    hi.formatter_class = argparse.RawDescriptionHelpFormatter
+    width = max(len(k) for k, _ in REPORT_FIELDS)
+    hi.epilog = "output fields (JSON keys; CSV columns of the epsilons/deltas rows):\n" + "\n".join(
+        f"  {k:<{width}}  {v}" for k, v in REPORT_FIELDS)
     hi.add_argument("--w0", required=True, type=arg_type(lambda t: numbers("w0", t, 0, 1), "w0"),
                     help="output law W0 of input 0: comma-separated probabilities summing to 1 "
                          "(required)")
@@ -48,13 +54,12 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidParameter("ones-among-others", args.ones, f"range [0, {args.n - 1}] (n - 1)")
     payload = report(args.w0, args.w1, args.n, args.ones, jsd=args.jsd,
                      epsilons=args.epsilon or [], deltas=args.delta or [])
-    payload["ones_among_others"] = payload.pop("k", args.ones)
     summary = {"W0": payload["w0"], "W1": payload["w1"], "n": payload["n"],
                "ones among others": payload["ones_among_others"], "pi = ones/n": payload["pi"],
-               "I_pi (fixed composition)": payload["I_pi"], "I_mix (i.i.d. mixture)": payload["I_mix"],
-               "chi2(W1||W0)": payload["chi2"], "mu_n = sqrt(I_pi/n)": payload["mu_fixed_composition"],
+               "i_pi (fixed composition)": payload["i_pi"], "i_mix (i.i.d. mixture)": payload["i_mix"],
+               "chi2(W1||W0)": payload["chi2"], "mu_n = sqrt(i_pi/n)": payload["mu_fixed_composition"],
                "mu mixture": payload["mu_mixture"]}
-    for key in ("jsd", "8n_jsd", "I_pi_over_8n", "singular_mass_P(Q=0)", "lost_mass"):
+    for key in ("jsd", "jsd_times_8n", "i_pi_over_8n", "p_mass_where_q_is_zero", "lost_mass"):
         if key in payload:
             summary[key] = payload[key]
     from shufflekit.cli.output import table

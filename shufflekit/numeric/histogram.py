@@ -802,15 +802,43 @@ def channel_constants(w0: np.ndarray, w1: np.ndarray, pi: float) -> dict:
     return {"I_pi": i_pi, "I_mix": i_mix, "chi2": chi2}
 
 
+#: The keys of :func:`report` and what they are (printed by ``shufflekit histogram --help``).
+REPORT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("w0, w1", "the channel: output laws of input 0 and input 1"),
+    ("n", "number of users"),
+    ("ones_among_others", "how many of the other n - 1 users hold input 1 (k)"),
+    ("pi", "k / n"),
+    ("i_pi", "fixed-composition Fisher constant I_pi (seed 001, Sec. 3)"),
+    ("i_mix", "i.i.d.-mixture Fisher constant I_pi^mix"),
+    ("chi2", "chi^2(W1 || W0)"),
+    ("mu_fixed_composition", "GDP parameter sqrt(i_pi / n)"),
+    ("mu_mixture", "GDP parameter sqrt(i_mix / n)"),
+    ("lost_mass", "probability flushed below the float64 range (exact laws only)"),
+    ("p_mass_where_q_is_zero", "P(Q = 0): mass of P where Q vanishes (P: the changed user "
+                               "holds 0, Q: it holds 1)"),
+    ("jsd", "exact Jensen-Shannon divergence JSD(P, Q) (with --jsd)"),
+    ("jsd_times_8n", "8 n JSD, to compare with i_pi (with --jsd)"),
+    ("i_pi_over_8n", "i_pi / (8 n) (with --jsd)"),
+    ("epsilons[].delta_q_vs_p", "delta_{Q||P}(eps) = sum_N (Q(N) - e^eps P(N))_+"),
+    ("epsilons[].delta_p_vs_q", "delta_{P||Q}(eps) = sum_N (P(N) - e^eps Q(N))_+"),
+    ("epsilons[].gdp_fixed_composition", "mu-GDP delta at eps, mu = mu_fixed_composition"),
+    ("epsilons[].gdp_mixture", "mu-GDP delta at eps, mu = mu_mixture"),
+    ("deltas[].epsilon_q_vs_p", "smallest eps with delta_q_vs_p(eps) <= delta (null + note "
+                                "when the singular mass exceeds delta)"),
+    ("deltas[].epsilon_p_vs_q", "smallest eps with delta_p_vs_q(eps) <= delta (likewise)"),
+    ("deltas[].epsilon_two_sided", "the larger of the two"),
+)
+
+
 def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bool = False,
            epsilons: Sequence[float] | None = None, deltas: Sequence[float] | None = None) -> dict:
-    r"""Everything the ``shufflekit histogram`` command prints, as a JSON-able dict.
+    r"""Everything the ``shufflekit histogram`` command prints, as a dict (keys: :data:`REPORT_FIELDS`).
 
     Constants at :math:`\pi = k/n`; both directed deltas at each epsilon; GDP values
     :math:`\delta_{\rm GDP}(\varepsilon;\mu)` (seed 001, eq. (9);
     :func:`shufflekit.numeric.gaussian.gdp_delta`) with :math:`\mu = \sqrt{I_\pi/n}` (fixed
-    composition) and :math:`\sqrt{I^{\rm mix}_\pi/n}` (mixture); the two-sided epsilon for
-    each delta.
+    composition) and :math:`\sqrt{I^{\rm mix}_\pi/n}` (mixture); the directed and two-sided
+    epsilons for each delta (``inf`` where the singular mass exceeds delta).
     """
     w0a, w1a = check_channel(w0, w1)
     n = check_n(n)
@@ -822,8 +850,9 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
     mu_fc = math.sqrt(consts["I_pi"] / n)
     mu_mix = math.sqrt(consts["I_mix"] / n)
     out: dict[str, Any] = {
-        "w0": [float(x) for x in w0a], "w1": [float(x) for x in w1a], "n": n, "k": k, "pi": pi,
-        **consts, "mu_fixed_composition": mu_fc, "mu_mixture": mu_mix,
+        "w0": [float(x) for x in w0a], "w1": [float(x) for x in w1a], "n": n,
+        "ones_among_others": k, "pi": pi, "i_pi": consts["I_pi"], "i_mix": consts["I_mix"],
+        "chi2": consts["chi2"], "mu_fixed_composition": mu_fc, "mu_mixture": mu_mix,
     }
     need_exact = jsd or eps_list or delta_list
     if need_exact:
@@ -832,24 +861,19 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
         else:
             pair = shuffled_pair(w0a, w1a, n, k)
         out["lost_mass"] = pair.lost_mass
-        out["singular_mass_P(Q=0)"] = float(np.sum(pair.p[pair.q == 0]))
+        out["p_mass_where_q_is_zero"] = float(np.sum(pair.p[pair.q == 0]))
         if jsd:
             val = pair.jsd()
             out["jsd"] = val
-            out["8n_jsd"] = 8 * n * val
-            out["I_pi_over_8n"] = consts["I_pi"] / (8 * n)
+            out["jsd_times_8n"] = 8 * n * val
+            out["i_pi_over_8n"] = consts["I_pi"] / (8 * n)
         out["epsilons"] = [
-            {"epsilon": e, "delta_Q||P": pair.delta_qp(e), "delta_P||Q": pair.delta_pq(e),
+            {"epsilon": e, "delta_q_vs_p": pair.delta_qp(e), "delta_p_vs_q": pair.delta_pq(e),
              "gdp_fixed_composition": gdp_delta(e, mu_fc) if mu_fc > 0 else 0.0,
              "gdp_mixture": gdp_delta(e, mu_mix) if mu_mix > 0 else 0.0}
             for e in eps_list]
         out["deltas"] = [
-            {"delta": d, "epsilon_Q||P": _finite(pair.epsilon_qp(d)), "epsilon_P||Q": _finite(pair.epsilon_pq(d)),
-             "epsilon_two_sided": _finite(pair.epsilon(d))}
+            {"delta": d, "epsilon_q_vs_p": pair.epsilon_qp(d), "epsilon_p_vs_q": pair.epsilon_pq(d),
+             "epsilon_two_sided": pair.epsilon(d)}
             for d in delta_list]
     return out
-
-
-def _finite(x: float) -> float | str:
-    """``"inf"`` for an infinite epsilon (singular mass above delta), so the report is strict JSON."""
-    return "inf" if math.isinf(x) else x

@@ -41,8 +41,19 @@ def test_mechanism_krr_json(capsys):
     assert payload["gamma"]["exact"] == "10/(9 + exp(4))"
     assert set(payload) >= {"name", "params", "gamma", "eps0", "chi_lo", "chi_up", "gparv"}
     law = payload["gparv"]
-    assert len(law["atoms"]) == 4 and law["epsilon"] == "1/2"
+    assert len(law["atoms"]) == 4 and law["epsilon"] == 0.5 and law["epsilon_exact"] == "1/2"
+    # numeric parameters are JSON numbers; their exact text sits beside them
+    assert payload["params"] == {"k": 10, "eps0": 4} and type(payload["params"]["k"]) is int
+    assert payload["params_exact"] == {"k": "10", "eps0": "4"}
     assert sum(law["probabilities_float"]) == pytest.approx(1.0, abs=1e-14)  # float rounding
+
+
+def test_mechanism_json_rational_parameters_are_numbers(capsys):
+    assert main(["mechanism", "privunit", "--p", "0.5", "--theta", "0.3", "--d", "3",
+                 "--format", "json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["params"] == {"p": 0.5, "theta": 0.3, "d": 3}
+    assert payload["params_exact"] == {"p": "1/2", "theta": "3/10", "d": "3"}
 
 
 def test_mechanism_json_is_standard_for_unbounded_eps0(capsys):

@@ -137,7 +137,7 @@ def test_table5_gdp_columns_via_report():
     for (t, (fc, mix)), row in zip(rows.items(), rep["epsilons"]):
         assert round_like(row["gdp_fixed_composition"], fc) == fc
         assert round_like(row["gdp_mixture"], mix) == mix
-        assert row["gdp_mixture"] < row["delta_Q||P"] < row["gdp_fixed_composition"]  # optimistic vs tracking
+        assert row["gdp_mixture"] < row["delta_q_vs_p"] < row["gdp_fixed_composition"]  # optimistic vs tracking
 
 
 @pytest.mark.parametrize("n,printed", [(1000, "0.105"), (2000, "0.071"), (5000, "0.043"), (10000, "0.029")])
@@ -257,8 +257,14 @@ def test_multi_message_m1_is_the_canonical_pair():
 # ------------------------------------------------------------------ report / CLI / bad input
 def test_report_and_cli():
     rep = H.report(W0, W1, 60, 18, jsd=True, epsilons=[0.1], deltas=[1e-3])
-    assert rep["I_pi"] > rep["I_mix"] > 0
-    assert rep["epsilons"][0]["delta_Q||P"] <= 1 and rep["deltas"][0]["epsilon_two_sided"] > 0
+    assert rep["i_pi"] > rep["i_mix"] > 0
+    assert rep["epsilons"][0]["delta_q_vs_p"] <= 1 and rep["deltas"][0]["epsilon_two_sided"] > 0
+    # one key style: lower-case snake_case, and every key is documented in the command's help
+    documented = {name for key, _ in H.REPORT_FIELDS for name in
+                  key.split("[].")[-1].replace(" ", "").split(",")}
+    keys = set(rep) | {k for row in rep["epsilons"] + rep["deltas"] for k in row}
+    assert all(k == k.lower() and k.replace("_", "").isalnum() for k in keys)
+    assert keys - {"epsilons", "deltas", "epsilon", "delta"} <= documented
     from shufflekit.cli import main
 
     buf = io.StringIO()
@@ -272,7 +278,7 @@ def test_report_and_cli():
     with redirect_stdout(buf):
         assert main(["histogram", "--w0", "0.7,0.2,0.1", "--w1", "0.15,0.55,0.3", "--n", "60", "--k", "18",
                      "--epsilon", "0.1", "--format", "table"]) == 0
-    assert "delta_Q||P" in buf.getvalue()
+    assert "delta_q_vs_p" in buf.getvalue() and "delta_p_vs_q" in buf.getvalue()
 
 
 @pytest.mark.parametrize("kwargs,fragment", [
