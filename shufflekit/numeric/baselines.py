@@ -257,6 +257,25 @@ def _parv_stats(mech, epsilon: float, adjacency: str):
     return out
 
 
+def _worst_pair_float(mech, n: int, epsilon: float, adjacency: str, what: str, pair_delta) -> float:
+    r"""Largest ``pair_delta(gamma, max L, min L, E[L^2], a)`` over the distinct pairs of
+    ``adjacency`` (float path of :func:`_worst_pair_arb`), with :math:`a = e^\varepsilon - 1`;
+    a pair whose largest privacy-loss value :math:`L_i` is :math:`\le 0` contributes nothing.
+    Each value is raised by a relative :math:`10^{-12}` for its float round-off and the
+    maximum capped at 1.  Raises :class:`CannotCertify` at :math:`\varepsilon = 0` (both
+    bounds divide by :math:`e^\varepsilon - 1`)."""
+    n, epsilon = check_n(n), check_epsilon(epsilon)
+    _ldp_eps0(mech)
+    if epsilon == 0:
+        raise CannotCertify(f"the {what} bound needs epsilon > 0 (it divides by e^eps - 1)")
+    a = math.expm1(epsilon)
+    best = 0.0
+    for gam, lmax, lmin, c in _parv_stats(mech, epsilon, adjacency):
+        if lmax > 0:
+            best = max(best, pair_delta(gam, lmax, lmin, c, a) * (1 + 1e-12))
+    return min(best, 1.0)
+
+
 def hoeffding_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") -> float:
     r"""Balle et al. 2019, Hoeffding bound (Sec. 5), with the mechanism's exact PARV.
 
@@ -270,20 +289,11 @@ def hoeffding_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one"
 
     Worst over neighbouring pairs.  Needs :math:`\varepsilon>0`.
     """
-    n, epsilon = check_n(n), check_epsilon(epsilon)
-    _ldp_eps0(mech)
-    if epsilon == 0:
-        raise CannotCertify("the Hoeffding bound needs epsilon > 0 (it divides by e^eps - 1)")
-    a = math.expm1(epsilon)
-    best = 0.0
-    for gam, lmax, lmin, _ in _parv_stats(mech, epsilon, adjacency):
-        if lmax <= 0:
-            continue
+    def pair_delta(gam, lmax, lmin, c, a):
         b = lmax - lmin
-        log_d = (-math.log(gam * n) + math.log(b * b / (4 * a))
-                 + n * math.log1p(-gam * (-math.expm1(-2 * a * a / (b * b)))))
-        best = max(best, math.exp(log_d) * (1 + 1e-12))
-    return min(best, 1.0)
+        return math.exp(-math.log(gam * n) + math.log(b * b / (4 * a))
+                        + n * math.log1p(-gam * (-math.expm1(-2 * a * a / (b * b)))))
+    return _worst_pair_float(mech, n, epsilon, adjacency, "Hoeffding", pair_delta)
 
 
 def bennett_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") -> float:
@@ -304,24 +314,14 @@ def bennett_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") 
     :math:`\sum_{m\ge0}\binom nm\gamma^m(1-\gamma)^{n-m}e^{-ms} = (1-\gamma+\gamma e^{-s})^n`,
     minus the :math:`m=0` term :math:`(1-\gamma)^n`.
     """
-    n, epsilon = check_n(n), check_epsilon(epsilon)
-    _ldp_eps0(mech)
-    if epsilon == 0:
-        raise CannotCertify("the Bennett bound needs epsilon > 0")
-    a = math.expm1(epsilon)
-    best = 0.0
-    for gam, lmax, _, c in _parv_stats(mech, epsilon, adjacency):
-        if lmax <= 0:
-            continue
+    def pair_delta(gam, lmax, lmin, c, a):
         beta = a * lmax / c
         phi = (1 + beta) * math.log1p(beta) - beta
         s = c / lmax ** 2 * phi
         mgf = math.exp(n * math.log1p(-gam * (-math.expm1(-s))))
         zero = math.exp(n * math.log1p(-gam)) if gam < 1 else 0.0
-        total = max(mgf - zero, 0.0)
-        d = total * lmax / math.log1p(beta) / (gam * n)
-        best = max(best, d * (1 + 1e-12))
-    return min(best, 1.0)
+        return max(mgf - zero, 0.0) * lmax / math.log1p(beta) / (gam * n)
+    return _worst_pair_float(mech, n, epsilon, adjacency, "Bennett", pair_delta)
 
 
 # ----------------------------------------------------------------- Chernoff (seed 001)

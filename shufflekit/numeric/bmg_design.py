@@ -166,6 +166,12 @@ def design_by_index_for_rmse(n: int, target_rmse: float, d: int = 1,
 # ----------------------------------------------------------------------------- n-user design
 @dataclass(frozen=True)
 class Design:
+    r"""A BMG design :math:`(\gamma, \sigma_0)` for ``n`` users in ``d`` dimensions at
+    :math:`(\varepsilon, \delta)`: its RMSE and certified blanket bound at :math:`\varepsilon`,
+    next to the central Gaussian :math:`\mathsf{GM}(\sigma)` it is compared with (calibrated to
+    the same :math:`(\varepsilon, \delta)` for a privacy target, to the same RMSE for an accuracy
+    target; ``gm_epsilon`` is its epsilon at ``delta`` either way)."""
+
     n: int
     epsilon: float
     delta: float
@@ -176,14 +182,32 @@ class Design:
     gm_sigma: float
     gm_rmse: float
     d: int = 1
+    gm_epsilon: float | None = None
+
+    @classmethod
+    def of(cls, n: int, epsilon: float, delta: float, gamma: float, sigma0: float, d: int, *,
+           certified_delta: float, gm_sigma: float) -> "Design":
+        """The design with its RMSE (:func:`rmse`) and the RMSE and epsilon of GM(``gm_sigma``)."""
+        return cls(n, epsilon, delta, gamma, sigma0, rmse(gamma, sigma0, n, d), certified_delta,
+                   gm_sigma, gaussian.rmse(gm_sigma, n), d,
+                   gaussian.epsilon_for_sigma(gm_sigma, delta, n))
 
     def as_dict(self) -> dict:
         return {"n": self.n, "epsilon": self.epsilon, "delta": self.delta, "d": self.d,
                 "bmg": {"gamma": self.gamma, "sigma0": self.sigma0, "rmse": self.rmse,
                         "certified_delta": self.certified_delta,
                         "chi_lo": chi_lo(self.gamma, self.sigma0)},
-                "central_gaussian": {"sigma": self.gm_sigma, "rmse": self.gm_rmse},
+                "central_gaussian": {"sigma": self.gm_sigma, "rmse": self.gm_rmse,
+                                     "epsilon": self.gm_epsilon},
                 "rmse_ratio": self.rmse / self.gm_rmse}
+
+
+def check_privacy_target(n: int, epsilon: float, delta: float) -> tuple[int, float, float]:
+    """Validated ``(n, epsilon, delta)`` of a privacy target (a design needs epsilon > 0)."""
+    n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
+    if eps == 0:
+        raise InvalidParameter("epsilon", 0.0, "(0, inf)", "for a design")
+    return n, eps, delta
 
 
 @lru_cache(maxsize=1)
@@ -296,9 +320,7 @@ def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, reso
     The search over :math:`\log(1-\gamma)` only ranks candidates: it uses a coarser lattice, a
     larger clamp budget and the :math:`(x, \perp)` order alone.  The final :math:`\sigma_0` is recalibrated at ``resolution``
     with both orders of the zero-out pair, so the returned design is certified."""
-    n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
-    if eps == 0:
-        raise InvalidParameter("epsilon", 0.0, "(0, inf)", "for a design")
+    n, eps, delta = check_privacy_target(n, epsilon, delta)
     # starting point: the central Gaussian's sigma plays the role of chi (Thm 3.2)
     chi0 = gaussian.calibrate_sigma(eps, delta, n)
     a0 = min(chi0 ** (-2.0 / 3), 0.5)
@@ -325,9 +347,9 @@ def design_for_privacy(n: int, epsilon: float, delta: float, d: int = 1, *, reso
     budget = max(bmg_blanket.BUDGET, 1e-7 * delta)
     s0 = min_sigma0(g, n, eps, delta, resolution=resolution, rel_tol=1e-4,
                     start=sigma0_for_chi(g, chi0) * warm.get("ratio", 1.0), factor=1.05, budget=budget)
-    cd = certified_delta(g, s0, n, eps, resolution, budget=budget)
-    gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
-    return Design(n, eps, delta, g, s0, rmse(g, s0, n, d), cd, gm_sigma, gaussian.rmse(gm_sigma, n), d)
+    return Design.of(n, eps, delta, g, s0, d,
+                     certified_delta=certified_delta(g, s0, n, eps, resolution, budget=budget),
+                     gm_sigma=gaussian.calibrate_sigma(eps, delta, n))
 
 
 def design_by_index(n: int, epsilon: float, delta: float, d: int = 1) -> Design:
@@ -335,29 +357,11 @@ def design_by_index(n: int, epsilon: float, delta: float, d: int = 1) -> Design:
     :math:`f_{n,\varepsilon}(\chi) = \delta`, then the Err_1-optimal :math:`(\gamma, \sigma_0)` for
     :math:`\chi_{lo} = \chi`.  Not certified: ``certified_delta`` reports the blanket bound of the result,
     which may exceed ``delta``."""
-    n, eps, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
-    if eps == 0:
-        raise InvalidParameter("epsilon", 0.0, "(0, inf)", "for a design")
+    n, eps, delta = check_privacy_target(n, epsilon, delta)
     des = optimal_gamma_for_chi(chi_for_template(n, eps, delta), d)
-    gm_sigma = gaussian.calibrate_sigma(eps, delta, n)
-    return Design(n, eps, delta, des.gamma, des.sigma0, rmse(des.gamma, des.sigma0, n, d),
-                  certified_delta(des.gamma, des.sigma0, n, eps), gm_sigma, gaussian.rmse(gm_sigma, n), d)
-
-
-@dataclass(frozen=True)
-class AccuracyDesign:
-    n: int
-    rmse: float
-    delta: float
-    gamma: float
-    sigma0: float
-    epsilon: float
-    gm_epsilon: float
-    d: int = 1
-
-    def as_dict(self) -> dict:
-        return {"n": self.n, "rmse": self.rmse, "delta": self.delta, "d": self.d, "gamma": self.gamma,
-                "sigma0": self.sigma0, "epsilon": self.epsilon, "gm_epsilon": self.gm_epsilon}
+    return Design.of(n, eps, delta, des.gamma, des.sigma0, d,
+                     certified_delta=certified_delta(des.gamma, des.sigma0, n, eps),
+                     gm_sigma=gaussian.calibrate_sigma(eps, delta, n))
 
 
 def sigma0_for_rmse(gamma: float, target_rmse: float, n: int, d: int = 1) -> float:
@@ -371,9 +375,10 @@ def sigma0_for_rmse(gamma: float, target_rmse: float, n: int, d: int = 1) -> flo
 
 
 def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *, resolution: float = 100.0,
-                        search_resolution: float = 30.0, gamma_tol: float = 1e-3) -> AccuracyDesign:
+                        search_resolution: float = 30.0, gamma_tol: float = 1e-3) -> Design:
     r"""Among :math:`(\gamma,\sigma_0)` with the given RMSE, the one with the least certified
-    :math:`\varepsilon` at ``delta`` (the calibration of seed 000, Figs. 2-3)."""
+    :math:`\varepsilon` at ``delta`` (the calibration of seed 000, Figs. 2-3), next to the
+    central Gaussian of the same RMSE."""
     n, delta = check_n(n), check_delta(delta)
     target_rmse = gaussian.check_sigma(target_rmse, "rmse")
     chi0 = target_rmse * math.sqrt(n)      # chi with d chi^2 = n d RMSE^2 (leading order)
@@ -397,8 +402,9 @@ def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *,
     g = -math.expm1(res.x)
     s0 = sigma0_for_rmse(g, target_rmse, n, d)
     eps = eps_of(g, resolution)
-    gm_eps = gaussian.epsilon_for_sigma(target_rmse * math.sqrt(n), delta, n)
-    return AccuracyDesign(n, target_rmse, delta, g, s0, eps, gm_eps, d)
+    return Design.of(n, eps, delta, g, s0, d,
+                     certified_delta=certified_delta(g, s0, n, eps, resolution),
+                     gm_sigma=target_rmse * math.sqrt(n))
 
 
 # ----------------------------------------------------------------------------- correspondence

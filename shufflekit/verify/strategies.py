@@ -4,6 +4,7 @@
 ``channels``              binary-input channels ``(W0, W1)`` on a finite alphabet, full support;
 ``probability_rows``      row-stochastic float matrices (lists of rows), full support;
 ``finite_mechanisms``     the same as :class:`FiniteMechanism`;
+``enumeration_cases``     ``(mechanism, n, epsilon)`` small enough for the exhaustive references;
 ``markov_kernels``        post-processing kernels with ``n_in`` rows (zeros allowed);
 ``krr_parameters``        ``(k, eps0)`` pairs for k-ary randomized response.
 """
@@ -45,6 +46,14 @@ def probability_rows(draw, n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 
 @st.composite
 def finite_mechanisms(draw, inputs=st.integers(2, 4), outputs=st.integers(2, 5), floor: float = 0.02):
     return FiniteMechanism.from_matrix(draw(probability_rows(inputs, outputs, floor)))
+
+
+def enumeration_cases(inputs=st.integers(2, 3), outputs=st.integers(2, 4), n=st.integers(1, 5),
+                      eps_max: float = 1.5):
+    """``(mechanism, n, epsilon)``: a finite mechanism with few inputs and outputs, a number of
+    users and an epsilon in ``[0, eps_max]``, small enough for the histogram enumerations of
+    :mod:`shufflekit.numeric.brute_force` (the default sizes enumerate in milliseconds)."""
+    return st.tuples(finite_mechanisms(inputs, outputs), n, st.floats(0.0, eps_max))
 
 
 @st.composite

@@ -13,15 +13,14 @@ from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_exact, 
 from shufflekit.numeric.blanket_fft import blanket_delta_fft
 from shufflekit.numeric.gparv_law import gparv_numeric, ratio_laws
 from shufflekit.numeric.lower import lower_delta
-from shufflekit.verify.strategies import probability_rows
+from shufflekit.verify.strategies import enumeration_cases
 from shufflekit.numeric import brute_force as BF
 
 
-@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
-       n=st.integers(1, 6), eps=st.floats(0.0, 1.5))
+@given(case=enumeration_cases(n=st.integers(1, 6)))
 @settings(max_examples=40, deadline=None)
-def test_exact_method_matches_enumeration_and_fft_within_budget(rows, n, eps):
-    mech = FiniteMechanism.from_matrix(rows)
+def test_exact_method_matches_enumeration_and_fft_within_budget(case):
+    mech, n, eps = case
     for law in ratio_laws(mech):
         g, q, mg = law.gparv(eps)
         g_all, q_all = np.append(g, 0.0), np.append(q, law.zero_mass)
@@ -37,11 +36,10 @@ def test_exact_method_matches_enumeration_and_fft_within_budget(rows, n, eps):
         assert abs(f - v) <= ferr + err + 1e-12
 
 
-@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 3)),
-       n=st.integers(2, 4), eps=st.floats(0.0, 1.0))
+@given(case=enumeration_cases(outputs=st.integers(2, 3), n=st.integers(2, 4), eps_max=1.0))
 @settings(max_examples=25, deadline=None)
-def test_lower_le_bruteforce_worst_le_blanket(rows, n, eps):
-    mech = FiniteMechanism.from_matrix(rows)
+def test_lower_le_bruteforce_worst_le_blanket(case):
+    mech, n, eps = case
     brute = BF.worst_case_delta(mech, n, eps)        # a rigorous enclosure: no tolerance
     up = BlanketAccountant.of(mech, n).delta(eps)[0]
     lo = lower_delta(mech, eps, n)[0]

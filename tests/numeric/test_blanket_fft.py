@@ -18,7 +18,7 @@ from shufflekit.numeric.blanket_fft import (DECAY_LENGTH, BlanketFFTAccountant, 
                                             saddle_tilt)
 from shufflekit.numeric.bound import Kind
 from shufflekit.numeric.gparv_law import ratio_laws
-from shufflekit.verify.strategies import probability_rows
+from shufflekit.verify.strategies import enumeration_cases, probability_rows
 from shufflekit.numeric.brute_force import worst_shuffled_delta
 
 
@@ -50,11 +50,10 @@ def test_upper_bound_is_above_the_exact_blanket_value(rows, n, frac, adjacency):
     assert b.hi >= lo
 
 
-@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 3)),
-       n=st.integers(2, 4), eps=st.floats(0.0, 1.0))
+@given(case=enumeration_cases(outputs=st.integers(2, 3), n=st.integers(2, 4), eps_max=1.0))
 @settings(max_examples=20, deadline=None)
-def test_upper_bound_is_above_the_shuffled_divergence(rows, n, eps):
-    mech = FiniteMechanism.from_matrix(rows)
+def test_upper_bound_is_above_the_shuffled_divergence(case):
+    mech, n, eps = case
     P, _ = mech.to_numpy()
     brute = worst_shuffled_delta(P, n, eps)         # an enclosure for the float entries P
     b = accountant(mech, n, method="blanket-fft").get_delta(eps)

@@ -2,20 +2,19 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.lower import LowerAccountant, lower_of_law, lower_delta, theorem5_laws
-from shufflekit.verify.strategies import probability_rows
+from shufflekit.verify.strategies import enumeration_cases
 from shufflekit.numeric import brute_force as BF
 
 
-@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
-       n=st.integers(1, 5), eps=st.floats(0.0, 1.5))
+@given(case=enumeration_cases())
 @settings(max_examples=40, deadline=None)
-def test_theorem5_equals_histogram_enumeration(rows, n, eps):
-    mech = FiniteMechanism.from_matrix(rows)
+def test_theorem5_equals_histogram_enumeration(case):
+    mech, n, eps = case
     for tr in theorem5_laws(mech):
         brute = BF.dataset_delta(mech, [tr.x0] + [tr.z] * (n - 1), [tr.x1] + [tr.z] * (n - 1), eps)
         low, err = lower_of_law(tr.law, eps, n)
