@@ -583,26 +583,22 @@ def _ball_fn(ball_of):
     return fn
 
 
-@register("hoeffding", kind=Kind.UPPER, supports=finite_ldp,
-          summary="Balle et al. 2019 Hoeffding bound on the blanket divergence, all pairs")
-def _hoeffding(mech, n, *, adjacency="replace-one", **options):
-    r"""Balle et al. 2019, Sec. 5, Hoeffding relaxation of Lemma 5.3 (see :func:`hoeffding_delta`),
-    worst over every neighbouring pair of ``adjacency``; evaluated in Arb."""
-    return DeltaFunctionAccountant(
-        mech, n, adjacency=adjacency, method="hoeffding", kind=Kind.UPPER,
-        fn=_ball_fn(lambda e: hoeffding_delta_arb(mech, n, e, adjacency)),
-        certificate="Balle et al. 2019 Sec. 5 (Hoeffding) over all pairs; Arb")
+def balle_method(name: str, title: str, ball_of):
+    r"""Register ``name``: the Balle et al. 2019, Sec. 5 ``title`` relaxation of Lemma 5.3 (the
+    float form is :func:`hoeffding_delta` / :func:`bennett_delta`), worst over every neighbouring
+    pair of the relation, evaluated in Arb by ``ball_of(mech, n, epsilon, adjacency)``."""
+    @register(name, kind=Kind.UPPER, supports=finite_ldp,
+              summary=f"Balle et al. 2019 {title} bound on the blanket divergence, all pairs")
+    def factory(mech, n, *, adjacency="replace-one", **options):
+        return DeltaFunctionAccountant(
+            mech, n, adjacency=adjacency, method=name, kind=Kind.UPPER,
+            fn=_ball_fn(lambda e: ball_of(mech, n, e, adjacency)),
+            certificate=f"Balle et al. 2019 Sec. 5 ({title}) over all pairs; Arb")
+    return factory
 
 
-@register("bennett", kind=Kind.UPPER, supports=finite_ldp,
-          summary="Balle et al. 2019 Bennett bound on the blanket divergence, all pairs")
-def _bennett(mech, n, *, adjacency="replace-one", **options):
-    r"""Balle et al. 2019, Sec. 5, Bennett relaxation of Lemma 5.3 (see :func:`bennett_delta`),
-    worst over every neighbouring pair of ``adjacency``; evaluated in Arb."""
-    return DeltaFunctionAccountant(
-        mech, n, adjacency=adjacency, method="bennett", kind=Kind.UPPER,
-        fn=_ball_fn(lambda e: bennett_delta_arb(mech, n, e, adjacency)),
-        certificate="Balle et al. 2019 Sec. 5 (Bennett) over all pairs; Arb")
+balle_method("hoeffding", "Hoeffding", hoeffding_delta_arb)
+balle_method("bennett", "Bennett", bennett_delta_arb)
 
 
 @register("clone-numeric", kind=Kind.UPPER, supports=finite_ldp, adjacencies=("replace-one",),
