@@ -149,11 +149,36 @@ class BinomialRow:
     m: int
     lo: int
     hi: int
-    pmf: np.ndarray
+    pmf: np.ndarray | None      # None once the row's tables are pooled (:meth:`Rows.offsets`)
     E: int
     kappa: float
     r_lo: float
     r_hi: float
+
+    @property
+    def size(self) -> int:
+        return self.hi - self.lo + 1
+
+    @property
+    def first(self) -> float:
+        """Scaled pmf at the low edge ``lo`` (kept when the array is dropped)."""
+        return self._ends[0]
+
+    @property
+    def last(self) -> float:
+        """Scaled pmf at the high edge ``hi``."""
+        return self._ends[1]
+
+    def __post_init__(self):
+        if self.pmf is not None:
+            object.__setattr__(self, "_ends", (float(self.pmf[0]), float(self.pmf[-1])))
+
+    def light(self) -> "BinomialRow":
+        """The same row without its pmf array (edges and error terms kept)."""
+        row = BinomialRow(self.m, self.lo, self.hi, None, self.E, self.kappa, self.r_lo,
+                          self.r_hi)
+        object.__setattr__(row, "_ends", self._ends)
+        return row
 
 
 def _window(m: int, rho: float, bits_low: float, bits_high: float) -> tuple[int, int, int]:
@@ -216,11 +241,17 @@ class Rows:
     cache: dict
     pools: dict = field(default_factory=dict)
 
-    def get(self, m: int) -> BinomialRow:
+    def meta(self, m: int) -> BinomialRow:
+        """The row of ``Bin(m, rho)``, possibly without its pmf array (edges, errors, size)."""
         row = self.cache.get(m)
-        if row is None:
+        return row if row is not None else self.get(m)
+
+    def get(self, m: int) -> BinomialRow:
+        """The row of ``Bin(m, rho)`` with its pmf array (rebuilt if it was dropped)."""
+        row = self.cache.get(m)
+        if row is None or row.pmf is None:
             row = binomial_row(int(m), self.p, self.bits_low, self.bits_high)
-            if len(self.cache) > 20000:
+            if len(self.cache) > 200_000:
                 self.cache.clear()
             self.cache[m] = row
         return row
@@ -234,32 +265,62 @@ class Rows:
         return hit
 
     def offsets(self, kind: str, ms) -> tuple[np.ndarray, list]:
-        """Offsets of the rows ``ms`` in the pool ``kind`` (tables built once) and its arrays."""
+        """Offsets of the rows ``ms`` in the pool ``kind`` and its arrays.
+
+        Tables are written once, in place, into the pool; the row then keeps only its edges
+        (:meth:`BinomialRow.light`), the tables being all later evaluations read."""
         pool = self.pool(kind)
-        rl = [self.get(int(m)) for m in ms]
-        need = sum(row.pmf.size for row in rl)
-        if (pool.length + need) * pool.width > POOL_FLOATS:
+        ms = [int(m) for m in ms]
+        missing = [m for m in dict.fromkeys(ms) if m not in pool.off]
+        need = sum(self.meta(m).size for m in missing)
+        if pool.length + need > pool.capacity():
             pool.clear()
+            missing = list(dict.fromkeys(ms))
+            need = sum(self.meta(m).size for m in missing)
         release_pools(keep=pool, need=(pool.length + need) * pool.width)
-        offs = np.array([pool.offset(row.m, lambda row=row: row_tables(row, kind))
-                         for row in rl], dtype=np.int64)
+        pool.reserve(need)
+        for m in missing:
+            row = self.get(m)
+            off = pool.length
+            row_tables(row, kind, [a[off:off + row.size] for a in pool.arrays])
+            pool.off[m] = off
+            pool.length = off + row.size
+            self.cache[m] = row.light()
+        offs = np.array([pool.off[m] for m in ms], dtype=np.int64)
         return offs, pool.arrays
 
 
-def row_tables(row: BinomialRow, kind: str) -> tuple:
-    r"""Float tables of a scaled row, all from the window's low edge :math:`lo`:
-    :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`, :math:`F_2(k)=\sum_{lo\le i\le k}F(i)` and
-    :math:`G(k)=\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)`.  All terms are non-negative, so the
+def row_tables(row: BinomialRow, kind: str, out: list) -> None:
+    r"""Float tables of a scaled row, all from the window's low edge :math:`lo`, written into
+    ``out``: :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`, :math:`F_2(k)=\sum_{lo\le i\le k}F(i)`
+    (``inner``) or pmf, :math:`F` and :math:`G(k)=\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)`
+    (``outer``).  All terms are non-negative and every prefix is summed left to right, so the
     relative errors are :math:`\gamma_N`, :math:`\gamma_N` on top of :math:`F`'s (as used by
     :func:`_inner`) and :math:`\gamma_{N+1}` (one rounding per product :math:`i\,\mathrm{pmf}(i)`)."""
-    F = np.cumsum(row.pmf)
     if kind == "inner":
-        return F, np.cumsum(F)
-    return row.pmf, F, np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64))
+        np.cumsum(row.pmf, out=out[0])
+        np.cumsum(out[0], out=out[1])
+        return
+    out[0][:] = row.pmf
+    np.cumsum(row.pmf, out=out[1])
+    np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64), out=out[2])
 
 
-POOL_FLOATS = 64_000_000    # floats (all arrays) of one pool; it is emptied beyond this
-ALL_POOLS_FLOATS = 96_000_000   # floats allocated by all pools; others are freed beyond this
+def memory_floats() -> int:
+    """Float64 slots the table pools may use: a third of the memory available now (Linux
+    ``MemAvailable``), at least 64 million."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return max(64_000_000, int(line.split()[1]) * 1024 // 8 // 3)
+    except OSError:
+        pass
+    return 64_000_000
+
+
+POOL_FLOATS = memory_floats()          # floats (all arrays) of one pool; emptied beyond this
+ALL_POOLS_FLOATS = POOL_FLOATS * 3 // 2   # floats used by all pools; others are freed beyond
 
 
 def release_pools(keep: "Pool", need: int) -> None:
@@ -275,13 +336,19 @@ def release_pools(keep: "Pool", need: int) -> None:
 
 @dataclass
 class Pool:
-    """Per-row float tables appended once into shared arrays, so that an evaluation gathers
-    from them by offset instead of concatenating rows again."""
+    """Per-row float tables written once into shared arrays, so that an evaluation gathers
+    from them by offset instead of concatenating rows again.
+
+    The arrays are allocated once at the pool's capacity (:data:`POOL_FLOATS`); the operating
+    system backs only the pages written, so nothing is copied as the pool fills."""
 
     width: int
     arrays: list = field(default_factory=list)
     off: dict = field(default_factory=dict)
     length: int = 0
+
+    def capacity(self) -> int:
+        return POOL_FLOATS // self.width
 
     def clear(self) -> None:
         self.off.clear()
@@ -292,30 +359,18 @@ class Pool:
         self.arrays = []
 
     def allocated(self) -> int:
-        return self.arrays[0].size * self.width if self.arrays else 0
+        """Floats written (the memory the pool really holds)."""
+        return self.length * self.width
 
-    def offset(self, m: int, make) -> int:
-        off = self.off.get(m)
-        if off is None:
-            tabs = make()
-            need = self.length + tabs[0].size
-            if not self.arrays or need > self.arrays[0].size:
-                old = self.arrays[0].size if self.arrays else 0
-                size = min(max(need, 3 * old // 2, 1 << 20),
-                           max(need, POOL_FLOATS // self.width))
-                grown = []
-                for i in range(self.width):
-                    g = np.empty(size)
-                    if self.arrays:
-                        g[:self.length] = self.arrays[i][:self.length]
-                    grown.append(g)
-                self.arrays = grown
-            off = self.length
-            for i in range(self.width):
-                self.arrays[i][off:need] = tabs[i]
-            self.length = need
-            self.off[m] = off
-        return off
+    def reserve(self, need: int) -> None:
+        """Make room for ``need`` more floats per array (one allocation at the capacity)."""
+        size = self.arrays[0].size if self.arrays else 0
+        if self.length + need <= size:
+            return
+        grown = [np.empty(max(self.capacity(), self.length + need)) for _ in range(self.width)]
+        for g, a in zip(grown, self.arrays):
+            g[:self.length] = a[:self.length]
+        self.arrays = grown
 
 
 _ROWS: dict = {}
@@ -561,7 +616,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
             bl, bh = bits, SHALLOW_BITS
         rows = rows_for(rhos[j], bl, bh)
         uniq, inv = np.unique(s, return_inverse=True)
-        rl = [rows.get(n - int(v)) for v in uniq]
+        rl = [rows.meta(n - int(v)) for v in uniq]
         widths = np.array([row.hi - row.lo + 1 for row in rl], dtype=np.int64)[inv]
         total = int(widths.sum())
         if total > max_cells:
@@ -590,7 +645,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         row_off = offs[inv]
         runs = None
         if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1:]:
-            runs = (F_tab, G_tab, gamma_n(max(row.pmf.size for row in rl) + 4))
+            runs = (F_tab, G_tab, gamma_n(max(row.size for row in rl) + 4))
         cum = np.cumsum(widths)
         parts = []
         first = 0
@@ -674,9 +729,9 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
     while t < uniq.size:
         chunk, floats = [], 0
         while t < uniq.size and (not chunk or floats < INNER_CHUNK):
-            row = rows.get(int(uniq[t]))
+            row = rows.meta(int(uniq[t]))
             chunk.append(row)
-            floats += row.pmf.size
+            floats += row.size
             t += 1
         t0 = t - len(chunk)
         cells = order[starts[t0]:starts[t]]
@@ -759,14 +814,14 @@ def _chunk_tables(rows: Rows, chunk: list) -> dict:
     """The cumulative tables of a chunk of inner rows (offsets into the family's pool, see
     :meth:`Rows.offsets`) and their per-row edge bounds (as in :func:`_inner`)."""
     offs, (F, F2) = rows.offsets("inner", [row.m for row in chunk])
-    sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
+    sizes = np.array([row.size for row in chunk], dtype=np.int64)
     kap_row = np.array([row.kappa for row in chunk])
     rlo = np.array([row.r_lo for row in chunk])
     rhi = np.array([row.r_hi for row in chunk])
-    p0 = np.array([row.pmf[0] for row in chunk]) * (1 + kap_row)
-    pe = np.array([row.pmf[-1] for row in chunk]) * (1 + kap_row)
+    p0 = np.array([row.first for row in chunk]) * (1 + kap_row)
+    pe = np.array([row.last for row in chunk]) * (1 + kap_row)
     return dict(sizes=sizes, offs=offs, F=F, F2=F2,
-                kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1
+                kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.size)) ** 2 - 1
                                 for row in chunk]),
                 lo=np.array([row.lo for row in chunk], dtype=np.int64),
                 hi=np.array([row.hi for row in chunk], dtype=np.int64),
