@@ -122,19 +122,24 @@ class Param:
     inv_ratio_err: float
     lo: float           # float interval of rho
     hi: float
+    rho: float = 0.0    # rho as a float, and its relative error
+    rho_err: float = 0.0
+    inv_q: float = 0.0  # 1/(1-rho)
+    inv_q_err: float = 0.0
 
     @classmethod
     def of(cls, ball: arb) -> "Param":
         ctx.prec = 128
         r = ball / (1 - ball)
         ir = (1 - ball) / ball
-        rf, irf = float(r.mid()), float(ir.mid())
+        iq = 1 / (1 - ball)
+        rf, irf, iqf, pf = float(r.mid()), float(ir.mid()), float(iq.mid()), float(ball.mid())
 
         def rel(f, b):
             return float((abs(arb(f) - b) / abs(b)).upper()) + 1e-30
         lo, hi = float(ball.lower()), float(ball.upper())
         return cls(ball, rf, rel(rf, r), irf, rel(irf, ir), math.nextafter(lo, -1.0),
-                   math.nextafter(hi, 2.0))
+                   math.nextafter(hi, 2.0), pf, rel(pf, ball), iqf, rel(iqf, iq))
 
 
 @dataclass(frozen=True)
@@ -261,7 +266,7 @@ class Rows:
         ``outer``: pmf, :math:`F`, :math:`G`; see :func:`row_tables`)."""
         hit = self.pools.get(kind)
         if hit is None:
-            hit = self.pools[kind] = Pool(3 if kind == "outer" else 2)
+            hit = self.pools[kind] = Pool(2 if kind == "inner" else 3)
         return hit
 
     def offsets(self, kind: str, ms) -> tuple[np.ndarray, list]:
@@ -300,6 +305,11 @@ def row_tables(row: BinomialRow, kind: str, out: list) -> None:
     if kind == "inner":
         np.cumsum(row.pmf, out=out[0])
         np.cumsum(out[0], out=out[1])
+        return
+    if kind == "anchor":
+        out[0][:] = row.pmf
+        np.cumsum(row.pmf, out=out[1])
+        np.cumsum(out[1], out=out[2])
         return
     out[0][:] = row.pmf
     np.cumsum(row.pmf, out=out[1])
@@ -681,7 +691,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         kF, extra = 0.0, None
     else:
         rows = rows_for(rhos[inner], bits, SHALLOW_BITS)
-        hu_m, hu_e, hd_m, hd_e, kF, extra = _inner(rows, n - s, xu + ex, xd - ex, cu, cd)
+        hu_m, hu_e, hd_m, hd_e, kF, extra = _inner(rows, n - s, xu + ex, xd - ex, cu, cd, n)
     if extra is not None:                           # absolute pieces of the upper bound
         tm, te = np.frexp(wm[extra[0]] * extra[1])
         budget_m.append(tm)
@@ -711,20 +721,116 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
 
 
 INNER_CHUNK = 4_000_000     # floats of row tables held at once
+ANCHOR_SPAN = 32            # inner rows m = M - t, 0 <= t < 32, are derived from the row M
+ANCHOR_MIN_ROWS = 8 * ANCHOR_SPAN   # with fewer distinct inner rows every row is tabulated
 
 
-def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
+@dataclass
+class InnerResult:
+    """What :func:`_inner` returns, filled cell by cell (see :func:`_cell_bounds`)."""
+
+    hu_m: np.ndarray
+    hu_e: np.ndarray
+    hd_m: np.ndarray
+    hd_e: np.ndarray
+    kF: float = 0.0
+    ext_i: list = field(default_factory=list)
+    ext_v: list = field(default_factory=list)
+    ext_E: list = field(default_factory=list)
+
+    @classmethod
+    def empty(cls, size: int) -> "InnerResult":
+        return cls(np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size),
+                   np.zeros(size, dtype=np.int64))
+
+    def tuple(self):
+        extra = None
+        if self.ext_i:
+            extra = (np.concatenate(self.ext_i), np.concatenate(self.ext_v),
+                     np.concatenate(self.ext_E))
+        return self.hu_m, self.hu_e, self.hd_m, self.hd_e, self.kF, extra
+
+
+def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float, n: int | None = None):
     r"""Per cell: :math:`h` at the upper partial sum (upper bound) and at the lower one (lower
     bound), as (mantissa, exponent) pairs, plus the absolute pieces of the upper bound
-    (cells whose inner count falls outside its window)."""
-    size = mprime.size
-    hu_m, hd_m = np.zeros(size), np.zeros(size)
-    hu_e, hd_e = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    (cells whose inner count falls outside its window).
+
+    With many distinct inner rows (large ``n``) only every :data:`ANCHOR_SPAN`-th row is
+    tabulated and the others are derived from it (:func:`_inner_anchored`); otherwise every row
+    is (:func:`_inner_tabulated`)."""
+    res = InnerResult.empty(mprime.size)
     uniq, inv = np.unique(mprime, return_inverse=True)
+    if uniq.size >= ANCHOR_MIN_ROWS:
+        _inner_anchored(rows, mprime, x_up, x_dn, cu, cd, res,
+                        int(mprime.max()) if n is None else int(n))
+    else:
+        _inner_tabulated(rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res)
+    return res.tuple()
+
+
+def _floor_ratio(x, c):
+    """``(pos, ratio, Kt)``: cells with ``x > 0``, ``x/c`` and its floor (capped at 2^52)."""
+    pos = x > 0
+    ratio = np.where(pos, x / c, 0.0)
+    return pos, ratio, np.floor(np.minimum(ratio, 2.0 ** 52)).astype(np.int64)
+
+
+def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, inside, above,
+                 below, g: dict, lookup, mpf, rho_lo: float, rho_hi: float) -> None:
+    r"""The enclosure of :math:`h(x, m')` of one direction for a group of cells.
+
+    ``g`` holds per-cell arrays: the window ``lo``, scale ``E``, relative error ``kr``, the
+    tail bounds ``t_lo`` (:math:`P(W<lo)`), ``m_lo`` (:math:`\sum_{i<lo}F(i)`), ``t_hi``
+    (:math:`P(W>J)` for the cells above) and ``p_lo1`` (:math:`P(W\le J)` for the cells
+    below); ``lookup(K, dK)`` gives the windowed :math:`F(K)` and :math:`F_2(K-1)` of the
+    inside cells (the module docstring's formula at :math:`K=\tilde K+dK`)."""
+    lo, E, kr = g["lo"], g["E"], g["kr"]
+    t_lo, m_lo, t_hi, p_lo1 = g["t_lo"], g["m_lo"], g["t_hi"], g["p_lo1"]
+    best = np.zeros(cells.size)
+    for dK in (-1, 0, 1):
+        K, Fi, F2i = lookup(Kt + dK, dK, up)
+        i = K - lo
+        A = x - c * K
+        eA = 4 * U * (np.abs(x) + c * np.abs(K))
+        if up:
+            Fu = (Fi + t_lo) * (1 + kr)
+            Au = A + eA
+            term = np.where(Au >= 0, Au * Fu, Au * Fi * (1 - kr)) \
+                + c * (F2i * (1 + kr) + m_lo + np.maximum(i, 0) * t_lo)
+            term = term * (1 + 8 * U)
+        else:
+            Ad = A - eA
+            term = np.where(Ad >= 0, Ad * Fi * (1 - kr), Ad * (Fi + t_lo) * (1 + kr)) \
+                + c * F2i * (1 - kr)
+            term = term * (1 - 8 * U)
+        best = np.maximum(best, term)
+    mi, ei = np.frexp(best)
+    if up:
+        lin = x - c * mpf * rho_lo + 4 * U * (np.abs(x) + c * mpf * rho_hi)
+    else:
+        lin = x - c * mpf * rho_hi - 4 * U * (np.abs(x) + c * mpf * rho_hi)
+    ma, ea = np.frexp(np.maximum(lin, 0.0))
+    hm = np.where(inside, mi, np.where(above, ma, 0.0))
+    he = np.where(inside, ei + E, np.where(above, ea, 0))
+    if not up:
+        res.hd_m[cells], res.hd_e[cells] = hm, he
+        return
+    res.hu_m[cells], res.hu_e[cells] = hm, he
+    # absolute pieces: above, |c| m' P(W > J); below, x P(W <= J)
+    sel = above & (t_hi > 0)
+    res.ext_i.append(cells[sel])
+    res.ext_v.append(c * mpf[sel] * t_hi[sel] * (1 + 4 * U))
+    res.ext_E.append(E[sel])
+    res.ext_i.append(cells[below])
+    res.ext_v.append(x[below] * p_lo1[below] * (1 + 4 * U))
+    res.ext_E.append(E[below])
+
+
+def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> None:
+    """:func:`_inner` with the tables of every row (pooled across evaluations)."""
     order = np.argsort(inv, kind="stable")
     starts = np.searchsorted(inv[order], np.arange(uniq.size + 1))
-    kF = 0.0
-    ext_i, ext_v, ext_E = [], [], []
     t = 0
     while t < uniq.size:
         chunk, floats = [], 0
@@ -738,89 +844,161 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
         ri = inv[cells] - t0                       # row index within the chunk
         tb = _chunk_tables(rows, chunk)
         sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
-        kF = max(kF, float(kap_r.max()))
-        lo, hi, E = tb["lo"][ri], tb["hi"][ri], tb["E"][ri]
-        kr = kap_r[ri]
-        t_lo, m_lo, t_hi = tb["t_lo"][ri], tb["m_lo"][ri], tb["t_hi"][ri]
-        p_lo1 = t_lo + tb["p0"][ri]                                 # P(W <= lo)
+        res.kF = max(res.kF, float(kap_r.max()))
+        lo, hi = tb["lo"][ri], tb["hi"][ri]
+        g = dict(lo=lo, E=tb["E"][ri], kr=kap_r[ri], t_lo=tb["t_lo"][ri], m_lo=tb["m_lo"][ri],
+                 t_hi=tb["t_hi"][ri], p_lo1=tb["t_lo"][ri] + tb["p0"][ri])   # P(W <= lo)
         N = sizes[ri]
         base = offs[ri]
+
+        def lookup(K, dK, up):
+            # K in [lo - 1, hi + 1]: i = -1 means F(lo-1) <= t_lo, F2(lo-2) <= m_lo;
+            # i = N means F(hi+1) <= F(hi) + t_hi, F2(hi) = F2(hi - 1) + F(hi)
+            K = np.clip(K, lo - 1, hi + 1)
+            i = K - lo
+            ic = np.clip(i, 0, N - 1)
+            Fi = np.where(i >= 0, F[base + ic], 0.0)
+            F2i = np.where(i >= 1, F2[base + np.clip(i - 1, 0, N - 1)], 0.0)
+            if up:
+                Fi = Fi + np.where(i >= N, g["t_hi"], 0.0)
+            return K, Fi, F2i
+
         mpf = mprime[cells].astype(np.float64)
-        rho_lo, rho_hi = rows.p.lo, rows.p.hi
-        for up in (True, False):
-            x = x_up[cells] if up else x_dn[cells]
-            c = cu if up else cd
-            pos = x > 0
-            ratio = np.where(pos, x / c, 0.0)
-            Kt = np.floor(np.minimum(ratio, 2.0 ** 52)).astype(np.int64)
+        for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
+            x = xs[cells]
+            pos, ratio, Kt = _floor_ratio(x, c)
             above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi + 1))
             below = pos & ~above & (Kt <= lo - 1)
             inside = pos & ~above & ~below
-            best = np.zeros(cells.size)
-            for dK in (-1, 0, 1):
-                # K in [lo - 1, hi + 1]: i = -1 means F(lo-1) <= t_lo, F2(lo-2) <= m_lo;
-                # i = N means F(hi+1) <= F(hi) + t_hi, F2(hi) = F2(hi - 1) + F(hi)
-                K = np.clip(Kt + dK, lo - 1, hi + 1)
-                i = K - lo
-                ic = np.clip(i, 0, N - 1)
-                Fi = np.where(i >= 0, F[base + ic], 0.0)
-                F2i = np.where(i >= 1, F2[base + np.clip(i - 1, 0, N - 1)], 0.0)
-                top = i >= N
-                if up:
-                    Fi = Fi + np.where(top, t_hi, 0.0)
-                A = x - c * K
-                eA = 4 * U * (np.abs(x) + c * np.abs(K))
-                if up:
-                    Fu = (Fi + t_lo) * (1 + kr)
-                    Au = A + eA
-                    term = np.where(Au >= 0, Au * Fu, Au * Fi * (1 - kr)) \
-                        + c * (F2i * (1 + kr) + m_lo + np.maximum(i, 0) * t_lo)
-                    term = term * (1 + 8 * U)
-                else:
-                    Ad = A - eA
-                    term = np.where(Ad >= 0, Ad * Fi * (1 - kr), Ad * (Fi + t_lo) * (1 + kr)) \
-                        + c * F2i * (1 - kr)
-                    term = term * (1 - 8 * U)
-                best = np.maximum(best, term)
-            mi, ei = np.frexp(best)
-            if up:
-                lin = x - c * mpf * rho_lo + 4 * U * (np.abs(x) + c * mpf * rho_hi)
-            else:
-                lin = x - c * mpf * rho_hi - 4 * U * (np.abs(x) + c * mpf * rho_hi)
-            ma, ea = np.frexp(np.maximum(lin, 0.0))
-            hm = np.where(inside, mi, np.where(above, ma, 0.0))
-            he = np.where(inside, ei + E, np.where(above, ea, 0))
-            if up:
-                hu_m[cells], hu_e[cells] = hm, he
-                # absolute pieces: above (J >= hi), |c| m' P(W > hi);
-                # below (J <= lo), x P(W <= lo)
-                sel = above & (t_hi > 0)
-                ext_i.append(cells[sel])
-                ext_v.append(c * mpf[sel] * t_hi[sel] * (1 + 4 * U))
-                ext_E.append(E[sel])
-                sel = below
-                ext_i.append(cells[sel])
-                ext_v.append(x[sel] * p_lo1[sel] * (1 + 4 * U))
-                ext_E.append(E[sel])
-            else:
-                hd_m[cells], hd_e[cells] = hm, he
-    extra = None
-    if ext_i:
-        extra = (np.concatenate(ext_i), np.concatenate(ext_v), np.concatenate(ext_E))
-    return hu_m, hu_e, hd_m, hd_e, kF, extra
+            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup, mpf,
+                         rows.p.lo, rows.p.hi)
 
 
-def _chunk_tables(rows: Rows, chunk: list) -> dict:
-    """The cumulative tables of a chunk of inner rows (offsets into the family's pool, see
-    :meth:`Rows.offsets`) and their per-row edge bounds (as in :func:`_inner`)."""
-    offs, (F, F2) = rows.offsets("inner", [row.m for row in chunk])
+def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> None:
+    r""":func:`_inner` from one tabulated row in every :data:`ANCHOR_SPAN` (``T``).
+
+    The row of :math:`m' = M - t` (:math:`M = n - T\lfloor (n-m')/T\rfloor` on a grid fixed by
+    :math:`n`, so anchors are shared across evaluations; :math:`0\le t<T`) is read from the
+    tables of the anchor row :math:`M` (window :math:`[lo, hi]`, pmf, :math:`F`, :math:`F_2`)
+    through Pascal's rule, which only *adds* non-negative terms when :math:`m` decreases:
+
+    .. math::
+        \mathrm{pmf}_{k-1}(j) = \mathrm{pmf}_k(j)\,\frac{(k-j)_+}{k(1-\rho)},\qquad
+        F_{k-1}(j) = F_k(j) + \rho\,\mathrm{pmf}_{k-1}(j),\qquad
+        F_{2,k-1}(j) = F_{2,k}(j) + \rho\,F_{k-1}(j).
+
+    Applied to the windowed sums of the anchor these give the windowed sums of row :math:`m'`
+    plus exactly the anchor's lower-tail terms: :math:`F_{m'}(j)\in[F^{der}(j),
+    F^{der}(j)+t_{lo}]` and :math:`F_{2,m'}(j)\le F_2^{der}(j)+m_{lo}+(j-lo+1)t_{lo}+\rho\,t\,
+    t_{lo}`.  Each walked value carries the anchor's relative error, :math:`t` ratio steps
+    (:math:`3u` plus the error of :math:`1/(1-\rho)` each) and the sums' :math:`\gamma`.  The
+    tails use monotonicity in :math:`m` (a smaller :math:`m` makes :math:`W` stochastically
+    smaller): :math:`P_{m'}(W>J)\le P_M(W>hi-3)` for the cells with :math:`\tilde K\ge hi-2`
+    (treated as *above*), and :math:`P_{m'}(W\le lo)`, :math:`F_{2,m'}(lo-1)` are at most their
+    values at the block's lowest row, walked once per anchor at :math:`j=lo` (cells with
+    :math:`\tilde K\le lo` are *below*).  Only the inside cells are walked, at the four counts
+    :math:`\tilde K-2..\tilde K+1` the formula reads.
+    """
+    T = ANCHOR_SPAN
+    d = n_top - mprime
+    anchor_m = n_top - T * (d // T)
+    tt = (d % T).astype(np.int64)
+    uniq, inv = np.unique(anchor_m, return_inverse=True)
+    order = np.argsort(inv, kind="stable")
+    starts = np.searchsorted(inv[order], np.arange(uniq.size + 1))
+    p = rows.p
+    step_err = growth(T, 3 * U + p.inv_q_err)
+    a = 0
+    while a < uniq.size:
+        chunk, floats = [], 0
+        while a < uniq.size and (not chunk or floats < INNER_CHUNK):
+            row = rows.meta(int(uniq[a]))
+            chunk.append(row)
+            floats += row.size
+            a += 1
+        a0 = a - len(chunk)
+        cells = order[starts[a0]:starts[a]]
+        ai = inv[cells] - a0
+        tb = _chunk_tables(rows, chunk, kind="anchor")
+        P, F, F2 = tb["P"], tb["F"], tb["F2"]
+        kap_a = tb["kap_r"]
+        kr_row = ((1 + kap_a) * (1 + step_err) * (1 + p.rho_err + 2 * U) ** 2
+                  * (1 + gamma_n(2 * T + 4)) ** 3 * (1 + 1e-12) - 1)
+        res.kF = max(res.kF, float(kr_row.max()))
+        lo_r, hi_r, offs = tb["lo"], tb["hi"], tb["offs"]
+        Mr = np.array([row.m for row in chunk], dtype=np.int64)
+        # per anchor: P(W > hi - 3) at M, and the j = lo walk down to M - T + 1
+        tail3 = np.array([P[o + max(h - l - 2, 0):o + h - l + 1].sum() for o, l, h in
+                          zip(offs, lo_r, hi_r)]) * (1 + tb["kap_row"]) * (1 + 4 * U) + tb["t_hi"]
+        t_c = tt[cells]
+        t_max = np.zeros(len(chunk), dtype=np.int64)     # the lowest row of each block
+        np.maximum.at(t_max, ai, t_c)
+        wF, wF2 = _walk(P[offs], F[offs], F2[offs], Mr.astype(np.float64),
+                        lo_r.astype(np.float64), t_max, p)
+        PL = (wF + tb["t_lo"]) * (1 + kr_row)                       # >= P_m(W <= lo)
+        mlo_top = (wF2 + tb["m_lo"] + tb["t_lo"] * (1 + p.hi * t_max)) * (1 + kr_row)
+        lo, hi = lo_r[ai], hi_r[ai]
+        t_lo = tb["t_lo"][ai]
+        g = dict(lo=lo, E=tb["E"][ai], kr=kr_row[ai], t_lo=t_lo, t_hi=tail3[ai],
+                 p_lo1=PL[ai],
+                 # i >= 1 needs m_lo(M) + rho t t_lo; i = 0 needs F2_m(lo - 1) <= mlo_top
+                 m_lo=(tb["m_lo"][ai] + p.hi * t_c * t_lo + mlo_top[ai]) * (1 + 1e-12))
+        mpf = mprime[cells].astype(np.float64)
+        for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
+            x = xs[cells]
+            pos, ratio, Kt = _floor_ratio(x, c)
+            above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi - 2))
+            below = pos & ~above & (Kt <= lo)
+            inside = pos & ~above & ~below
+            cols_F = np.zeros((4, cells.size))
+            cols_F2 = np.zeros((4, cells.size))
+            w = np.where(inside)[0]
+            if w.size:
+                for q in range(4):
+                    j = np.clip(Kt[w] - 2 + q, lo[w], hi[w])
+                    o = offs[ai[w]] + (j - lo[w])
+                    cols_F[q, w], cols_F2[q, w] = _walk(P[o], F[o], F2[o],
+                                                        Mr[ai[w]].astype(np.float64),
+                                                        j.astype(np.float64), t_c[w], p)
+
+            def lookup(K, dK, up, cols_F=cols_F, cols_F2=cols_F2):
+                q = dK + 2
+                return K, cols_F[q], np.where(K - lo >= 1, cols_F2[q - 1], 0.0)
+
+            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
+                         mpf, p.lo, p.hi)
+
+
+def _walk(pmf, F, F2, M, j, steps, p: Param):
+    """Pascal's rule from row ``M`` down to row ``M - steps`` at fixed counts ``j`` (arrays):
+    the windowed ``F`` and ``F2`` of the lower row (see :func:`_inner_anchored`)."""
+    order = np.argsort(-steps, kind="stable")
+    pmf, F, F2, M, j, st = (np.array(v, dtype=np.float64)[order] for v in
+                            (pmf, F, F2, M, j, steps))
+    top = int(st[0]) if st.size else 0
+    for s in range(1, top + 1):
+        act = int(np.searchsorted(-st, -s, side="right"))   # st sorted descending
+        k = M[:act] - (s - 1)
+        pmf[:act] *= np.maximum(k - j[:act], 0.0) / k * p.inv_q
+        F[:act] += p.rho * pmf[:act]
+        F2[:act] += p.rho * F[:act]
+    back = np.empty_like(order)
+    back[order] = np.arange(order.size)
+    return F[back], F2[back]
+
+
+def _chunk_tables(rows: Rows, chunk: list, kind: str = "inner") -> dict:
+    """The cumulative tables of a chunk of inner rows (offsets into the family's pool ``kind``,
+    see :meth:`Rows.offsets`) and their per-row edge bounds (as in :func:`_inner`)."""
+    offs, arrays = rows.offsets(kind, [row.m for row in chunk])
+    tabs = dict(zip(("F", "F2") if kind == "inner" else ("P", "F", "F2"), arrays))
     sizes = np.array([row.size for row in chunk], dtype=np.int64)
     kap_row = np.array([row.kappa for row in chunk])
     rlo = np.array([row.r_lo for row in chunk])
     rhi = np.array([row.r_hi for row in chunk])
     p0 = np.array([row.first for row in chunk]) * (1 + kap_row)
     pe = np.array([row.last for row in chunk]) * (1 + kap_row)
-    return dict(sizes=sizes, offs=offs, F=F, F2=F2,
+    return dict(sizes=sizes, offs=offs, kap_row=kap_row, **tabs,
                 kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.size)) ** 2 - 1
                                 for row in chunk]),
                 lo=np.array([row.lo for row in chunk], dtype=np.int64),
