@@ -263,10 +263,10 @@ class Rows:
 
     def pool(self, kind: str) -> "Pool":
         """The family's pool of per-row tables of one kind (``inner``: :math:`F, F_2`;
-        ``outer``: pmf, :math:`F`, :math:`G`; see :func:`row_tables`)."""
+        ``outer``: pmf; ``anchor``: pmf, :math:`F`, :math:`F_2`; see :func:`row_tables`)."""
         hit = self.pools.get(kind)
         if hit is None:
-            hit = self.pools[kind] = Pool(2 if kind == "inner" else 3)
+            hit = self.pools[kind] = Pool({"inner": 2, "outer": 1}.get(kind, 3))
         return hit
 
     def offsets(self, kind: str, ms) -> tuple[np.ndarray, list]:
@@ -298,10 +298,10 @@ class Rows:
 def row_tables(row: BinomialRow, kind: str, out: list) -> None:
     r"""Float tables of a scaled row, all from the window's low edge :math:`lo`, written into
     ``out``: :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`, :math:`F_2(k)=\sum_{lo\le i\le k}F(i)`
-    (``inner``) or pmf, :math:`F` and :math:`G(k)=\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)`
-    (``outer``).  All terms are non-negative and every prefix is summed left to right, so the
-    relative errors are :math:`\gamma_N`, :math:`\gamma_N` on top of :math:`F`'s (as used by
-    :func:`_inner`) and :math:`\gamma_{N+1}` (one rounding per product :math:`i\,\mathrm{pmf}(i)`)."""
+    (``inner``), the pmf alone (``outer``; its run sums come from :func:`prefix_sums`) or the
+    pmf, :math:`F` and :math:`F_2` (``anchor``).  All terms are non-negative and every prefix
+    is summed left to right, so the relative errors are :math:`\gamma_N` and :math:`\gamma_N`
+    on top of :math:`F`'s (as used by :func:`_inner`)."""
     if kind == "inner":
         np.cumsum(row.pmf, out=out[0])
         np.cumsum(out[0], out=out[1])
@@ -312,8 +312,19 @@ def row_tables(row: BinomialRow, kind: str, out: list) -> None:
         np.cumsum(out[1], out=out[2])
         return
     out[0][:] = row.pmf
-    np.cumsum(row.pmf, out=out[1])
-    np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64), out=out[2])
+
+
+def prefix_sums(flat: np.ndarray, start: np.ndarray, count: np.ndarray, first: np.ndarray):
+    r"""Per run: :math:`F=\sum_{i<c}\mathrm{flat}[s+i]` and :math:`G=\sum_{i<c}(k_0+i)\,
+    \mathrm{flat}[s+i]` (non-negative terms: relative errors :math:`\gamma_c` and
+    :math:`\gamma_{c+1}` in any summation order, Higham Lemma 3.1)."""
+    F = np.empty(len(start))
+    G = np.empty(len(start))
+    for t, (s0, c, k0) in enumerate(zip(start.tolist(), count.tolist(), first.tolist())):
+        seg = flat[s0:s0 + c]
+        F[t] = seg.sum()
+        G[t] = np.dot(seg, np.arange(k0, k0 + c, dtype=np.float64))
+    return F, G
 
 
 def memory_floats() -> int:
@@ -631,7 +642,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         total = int(widths.sum())
         if total > max_cells:
             raise OverflowError(f"{total} cells")
-        offs, (flat, F_tab, G_tab) = rows.offsets("outer", [n - int(v) for v in uniq])
+        offs, (flat,) = rows.offsets("outer", [n - int(v) for v in uniq])
         lo_of = np.array([row.lo for row in rl], dtype=np.int64)[inv]
         E_of = np.array([row.E for row in rl], dtype=np.int64)[inv]
         rlo = np.array([row.r_lo for row in rl])[inv]
@@ -655,7 +666,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         row_off = offs[inv]
         runs = None
         if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1:]:
-            runs = (F_tab, G_tab, gamma_n(max(row.size for row in rl) + 4))
+            runs = gamma_n(max(row.size for row in rl) + 4)
         cum = np.cumsum(widths)
         parts = []
         first = 0
@@ -1162,9 +1173,9 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
       .. math:: \sum_{k=lo}^{k_\ell}\mathrm{pmf}(k)(A_u+B_uk+T) = (A_u+T)\,F + B_u\,G,\quad
                 F=\sum\mathrm{pmf}(k),\; G=\sum k\,\mathrm{pmf}(k)
 
-      from the cumulative tables of :func:`row_tables` (relative errors :math:`\gamma_N`,
+      summed from the row's pmf (:func:`prefix_sums`; relative errors :math:`\gamma_N`,
       :math:`\gamma_{N+1}`); evaluating :math:`AF+BG` in floats then errs by at most
-      :math:`\gamma_{N+4}(|A|F+|B|G)` (``runs[2]``), added outward.  The row's own relative error
+      :math:`\gamma_{N+4}(|A|F+|B|G)` (``runs``), added outward.  The row's own relative error
       :math:`\kappa` applies term by term (all terms :math:`\ge 0`) and is in the level's
       :math:`\kappa` already.  The children below ``lo`` are covered as before: the edge
       weight times :math:`1/(1-r_{lo})` (here the extra :math:`\mathrm{pmf}(lo)\,r/(1-r)` times
@@ -1230,9 +1241,8 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
         af, l0f = a.astype(np.float64), l0.astype(np.float64)
         ok_u = (A_u + B_u * af >= 0) & (A_u + B_u * l0f >= 0)
         ok_d = (A_d + B_d * af >= 0) & (A_d + B_d * l0f >= 0)
-        F_tab, G_tab, gam = runs
-        j = row_off[base][i] + (a - l0)
-        F, G = F_tab[j], G_tab[j]
+        gam = runs
+        F, G = prefix_sums(flat, row_off[base][i], a - l0 + 1, l0)
         p_lo = flat[row_off[base][i]]
         r_lo = rlo[base][i]
         up = (A_u + tail) * F + B_u * G
