@@ -531,7 +531,8 @@ def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells) -> "Positive | None":
 def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
     """:func:`expected_positive_part` for a law with both signs; ``q0``: the zero mass in parts."""
     g_lo, g_hi, q = coarsen(g_lo, g_hi, q, n, 64.0 if bits is None else float(bits))
-    b = 64.0 if bits is None else float(bits)
+    hint_key = (int(n), q.tobytes(), tuple(q0))
+    b = max(64.0, _BITS_HINT.get(hint_key, 64.0)) if bits is None else float(bits)
     scale = math.log2(n * max(float(np.max(g_hi)), 1e-300))
     floor = scale - b - 40
     if len(q) > 3:
@@ -545,11 +546,20 @@ def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
             return res
         hi = res.hi.upper()
         if res.budget.upper() <= REL_TARGET * hi or hi == 0 or hi < TINY_VALUE * n:
+            if len(_BITS_HINT) > 256:
+                _BITS_HINT.clear()
+            _BITS_HINT[hint_key] = b
             return res
         need = float(((res.budget.upper() / (REL_TARGET * hi)).log() * LOG2E).upper())
-        b = min(MAX_BITS, b + max(32.0, need + 16.0))
+        # depths on a 32-bit grid, so that nearby evaluations share their rows
+        b = min(MAX_BITS, 32.0 * math.ceil((b + max(32.0, need + 16.0)) / 32.0))
         floor = min(floor, float(res.hi.log().mid()) * LOG2E - b)
 
+
+#: Depth that sufficed last time for a law's probabilities and n: the next evaluation (the next
+#: point of a curve, the next step of an inversion) starts there instead of at 64 bits.  Any
+#: depth gives a certified enclosure; this only saves passes.
+_BITS_HINT: dict = {}
 
 MAX_BOX = 1e11           # coarsen the law while its outer windows span more cells than this
 CHUNK_CELLS = 1_000_000     # children expanded at once
@@ -771,13 +781,35 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float, n: int | None =
     tabulated and the others are derived from it (:func:`_inner_anchored`); otherwise every row
     is (:func:`_inner_tabulated`)."""
     res = InnerResult.empty(mprime.size)
-    uniq, inv = np.unique(mprime, return_inverse=True)
+    uniq, inv = dense_unique(mprime)
     if uniq.size >= ANCHOR_MIN_ROWS:
         _inner_anchored(rows, mprime, x_up, x_dn, cu, cd, res,
                         int(mprime.max()) if n is None else int(n))
     else:
         _inner_tabulated(rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res)
     return res.tuple()
+
+
+def dense_unique(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(v, return_inverse=True)`` for integers spanning a short range (counts of
+    users: the range is a window's width), in linear time."""
+    if v.size == 0:
+        return v.astype(np.int64), np.zeros(0, dtype=np.int64)
+    lo = int(v.min())
+    span = int(v.max()) - lo + 1
+    if span > 8 * v.size + 1024:
+        return np.unique(v, return_inverse=True)
+    present = np.bincount(v - lo, minlength=span) > 0
+    index = np.cumsum(present) - 1
+    return np.nonzero(present)[0].astype(np.int64) + lo, index[v - lo]
+
+
+def group_starts(inv: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cells ordered by group (stable) and where each group starts in that order."""
+    order = np.argsort(inv, kind="stable")
+    starts = np.zeros(groups + 1, dtype=np.int64)
+    np.cumsum(np.bincount(inv, minlength=groups), out=starts[1:])
+    return order, starts
 
 
 def _floor_ratio(x, c):
@@ -796,14 +828,16 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
     (:math:`P(W>J)` for the cells above) and ``p_lo1`` (:math:`P(W\le J)` for the cells
     below); ``lookup(K, dK)`` gives the windowed :math:`F(K)` and :math:`F_2(K-1)` of the
     inside cells (the module docstring's formula at :math:`K=\tilde K+dK`)."""
-    lo, E, kr = g["lo"], g["E"], g["kr"]
-    t_lo, m_lo, t_hi, p_lo1 = g["t_lo"], g["m_lo"], g["t_hi"], g["p_lo1"]
-    best = np.zeros(cells.size)
+    E = g["E"]
+    t_hi, p_lo1 = g["t_hi"], g["p_lo1"]
+    w = np.where(inside)[0]                # the formula is needed only inside the window
+    lo, kr, t_lo, m_lo, xw = g["lo"][w], g["kr"][w], g["t_lo"][w], g["m_lo"][w], x[w]
+    best = np.zeros(w.size)
     for dK in (-1, 0, 1):
-        K, Fi, F2i = lookup(Kt + dK, dK, up)
+        K, Fi, F2i = lookup(Kt[w] + dK, dK, up, w)
         i = K - lo
-        A = x - c * K
-        eA = 4 * U * (np.abs(x) + c * np.abs(K))
+        A = xw - c * K
+        eA = 4 * U * (np.abs(xw) + c * np.abs(K))
         if up:
             Fu = (Fi + t_lo) * (1 + kr)
             Au = A + eA
@@ -817,13 +851,17 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
             term = term * (1 - 8 * U)
         best = np.maximum(best, term)
     mi, ei = np.frexp(best)
+    a = np.where(above)[0]
+    xa, ma_ = x[a], mpf[a]
     if up:
-        lin = x - c * mpf * rho_lo + 4 * U * (np.abs(x) + c * mpf * rho_hi)
+        lin = xa - c * ma_ * rho_lo + 4 * U * (np.abs(xa) + c * ma_ * rho_hi)
     else:
-        lin = x - c * mpf * rho_hi - 4 * U * (np.abs(x) + c * mpf * rho_hi)
+        lin = xa - c * ma_ * rho_hi - 4 * U * (np.abs(xa) + c * ma_ * rho_hi)
     ma, ea = np.frexp(np.maximum(lin, 0.0))
-    hm = np.where(inside, mi, np.where(above, ma, 0.0))
-    he = np.where(inside, ei + E, np.where(above, ea, 0))
+    hm = np.zeros(cells.size)
+    he = np.zeros(cells.size, dtype=np.int64)
+    hm[w], he[w] = mi, ei + E[w]
+    hm[a], he[a] = ma, ea
     if not up:
         res.hd_m[cells], res.hd_e[cells] = hm, he
         return
@@ -840,8 +878,7 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
 
 def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> None:
     """:func:`_inner` with the tables of every row (pooled across evaluations)."""
-    order = np.argsort(inv, kind="stable")
-    starts = np.searchsorted(inv[order], np.arange(uniq.size + 1))
+    order, starts = group_starts(inv, uniq.size)
     t = 0
     while t < uniq.size:
         chunk, floats = [], 0
@@ -862,16 +899,17 @@ def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> 
         N = sizes[ri]
         base = offs[ri]
 
-        def lookup(K, dK, up):
+        def lookup(K, dK, up, w):
             # K in [lo - 1, hi + 1]: i = -1 means F(lo-1) <= t_lo, F2(lo-2) <= m_lo;
             # i = N means F(hi+1) <= F(hi) + t_hi, F2(hi) = F2(hi - 1) + F(hi)
-            K = np.clip(K, lo - 1, hi + 1)
-            i = K - lo
-            ic = np.clip(i, 0, N - 1)
-            Fi = np.where(i >= 0, F[base + ic], 0.0)
-            F2i = np.where(i >= 1, F2[base + np.clip(i - 1, 0, N - 1)], 0.0)
+            lw, Nw, bw = lo[w], N[w], base[w]
+            K = np.clip(K, lw - 1, hi[w] + 1)
+            i = K - lw
+            ic = np.clip(i, 0, Nw - 1)
+            Fi = np.where(i >= 0, F[bw + ic], 0.0)
+            F2i = np.where(i >= 1, F2[bw + np.clip(i - 1, 0, Nw - 1)], 0.0)
             if up:
-                Fi = Fi + np.where(i >= N, g["t_hi"], 0.0)
+                Fi = Fi + np.where(i >= Nw, g["t_hi"][w], 0.0)
             return K, Fi, F2i
 
         mpf = mprime[cells].astype(np.float64)
@@ -914,9 +952,8 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
     d = n_top - mprime
     anchor_m = n_top - T * (d // T)
     tt = (d % T).astype(np.int64)
-    uniq, inv = np.unique(anchor_m, return_inverse=True)
-    order = np.argsort(inv, kind="stable")
-    starts = np.searchsorted(inv[order], np.arange(uniq.size + 1))
+    uniq, inv = dense_unique(anchor_m)
+    order, starts = group_starts(inv, uniq.size)
     p = rows.p
     step_err = growth(T, 3 * U + p.inv_q_err)
     a = 0
@@ -972,9 +1009,9 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
                                                         Mr[ai[w]].astype(np.float64),
                                                         j.astype(np.float64), t_c[w], p)
 
-            def lookup(K, dK, up, cols_F=cols_F, cols_F2=cols_F2):
+            def lookup(K, dK, up, w, cols_F=cols_F, cols_F2=cols_F2):
                 q = dK + 2
-                return K, cols_F[q], np.where(K - lo >= 1, cols_F2[q - 1], 0.0)
+                return K, cols_F[q, w], np.where(K - lo[w] >= 1, cols_F2[q - 1, w], 0.0)
 
             _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
                          mpf, p.lo, p.hi)
