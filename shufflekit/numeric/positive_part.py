@@ -647,6 +647,14 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
             bl, bh = bits, SHALLOW_BITS
         rows = rows_for(rhos[j], bl, bh)
         uniq, inv = np.unique(s, return_inverse=True)
+        # the guard first, from the windows' planned widths (rows are never wider)
+        rho_mid = float(rows.p.ball.mid())
+        counts = np.bincount(inv, minlength=uniq.size)
+        planned = sum(int(c) * (b - a + 1) for c, (_, a, b) in
+                      zip(counts.tolist(), (_window(n - int(v), rho_mid, bl, bh)
+                                            for v in uniq.tolist())))
+        if planned > max_cells:
+            raise OverflowError(f"{planned} cells")
         rl = [rows.meta(n - int(v)) for v in uniq]
         widths = np.array([row.hi - row.lo + 1 for row in rl], dtype=np.int64)[inv]
         total = int(widths.sum())
