@@ -198,6 +198,22 @@ def _window(m: int, rho: float, bits_low: float, bits_high: float) -> tuple[int,
     return mode, max(0, int(mode - rad(bits_low))), min(m, int(math.ceil(mode + rad(bits_high))))
 
 
+def planned_widths(m: np.ndarray, rho: float, bits_low: float, bits_high: float) -> np.ndarray:
+    """Widths ``hi - lo + 1`` of the windows :func:`_window` plans for the rows ``m`` (the rows
+    built are never wider): the cell guard, before any row is built."""
+    m = np.asarray(m, dtype=np.float64)
+    mode = np.clip(np.floor((m + 1) * rho), 0, m)
+    var = m * rho * (1 - rho)
+
+    def rad(bits):
+        L = bits * math.log(2.0)
+        return L / 3 + np.sqrt(L * L / 9 + 2 * L * var) + 2
+
+    lo = np.maximum(0.0, np.trunc(mode - rad(bits_low)))
+    hi = np.minimum(m, np.ceil(mode + rad(bits_high)))
+    return (hi - lo + 1).astype(np.int64)
+
+
 def binomial_row(m: int, p: Param, bits_low: float, bits_high: float) -> BinomialRow:
     """The certified scaled pmf window of Bin(m, rho) (see the module docstring)."""
     mode, lo, hi = _window(m, float(p.ball.mid()), bits_low, bits_high)
@@ -648,11 +664,8 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         rows = rows_for(rhos[j], bl, bh)
         uniq, inv = np.unique(s, return_inverse=True)
         # the guard first, from the windows' planned widths (rows are never wider)
-        rho_mid = float(rows.p.ball.mid())
         counts = np.bincount(inv, minlength=uniq.size)
-        planned = sum(int(c) * (b - a + 1) for c, (_, a, b) in
-                      zip(counts.tolist(), (_window(n - int(v), rho_mid, bl, bh)
-                                            for v in uniq.tolist())))
+        planned = int(np.dot(counts, planned_widths(n - uniq, float(rows.p.ball.mid()), bl, bh)))
         if planned > max_cells:
             raise OverflowError(f"{planned} cells")
         rl = [rows.meta(n - int(v)) for v in uniq]
@@ -828,18 +841,22 @@ def _floor_ratio(x, c):
 
 
 def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, inside, above,
-                 below, g: dict, lookup, mpf, rho_lo: float, rho_hi: float) -> None:
+                 below, g: dict, lookup, mprime_c, rho_lo: float, rho_hi: float) -> None:
     r"""The enclosure of :math:`h(x, m')` of one direction for a group of cells.
 
-    ``g`` holds per-cell arrays: the window ``lo``, scale ``E``, relative error ``kr``, the
-    tail bounds ``t_lo`` (:math:`P(W<lo)`), ``m_lo`` (:math:`\sum_{i<lo}F(i)`), ``t_hi``
+    ``g`` holds per-row arrays (cell ``i`` reads row ``g["index"][i]``): the window ``lo``,
+    scale ``E``, relative error ``kr``, the tail bounds ``t_lo`` (:math:`P(W<lo)`), ``m_lo``
+    (:math:`\sum_{i<lo}F(i)`, plus ``m_lo_slope`` times the cell's ``t`` when present), ``t_hi``
     (:math:`P(W>J)` for the cells above) and ``p_lo1`` (:math:`P(W\le J)` for the cells
-    below); ``lookup(K, dK)`` gives the windowed :math:`F(K)` and :math:`F_2(K-1)` of the
-    inside cells (the module docstring's formula at :math:`K=\tilde K+dK`)."""
-    E = g["E"]
-    t_hi, p_lo1 = g["t_hi"], g["p_lo1"]
+    below); ``lookup(K, dK, up, w)`` gives the windowed :math:`F(K)` and :math:`F_2(K-1)` of
+    the inside cells ``w`` (the module docstring's formula at :math:`K=\tilde K+dK`)."""
+    gi = g["index"]
     w = np.where(inside)[0]                # the formula is needed only inside the window
-    lo, kr, t_lo, m_lo, xw = g["lo"][w], g["kr"][w], g["t_lo"][w], g["m_lo"][w], x[w]
+    wi = gi[w]
+    lo, kr, t_lo, xw = g["lo"][wi], g["kr"][wi], g["t_lo"][wi], x[w]
+    m_lo = g["m_lo"][wi]
+    if "t" in g:
+        m_lo = m_lo + g["m_lo_slope"][wi] * g["t"][w]
     best = np.zeros(w.size)
     for dK in (-1, 0, 1):
         K, Fi, F2i = lookup(Kt[w] + dK, dK, up, w)
@@ -860,7 +877,7 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
         best = np.maximum(best, term)
     mi, ei = np.frexp(best)
     a = np.where(above)[0]
-    xa, ma_ = x[a], mpf[a]
+    xa, ma_ = x[a], mprime_c[a].astype(np.float64)
     if up:
         lin = xa - c * ma_ * rho_lo + 4 * U * (np.abs(xa) + c * ma_ * rho_hi)
     else:
@@ -868,20 +885,24 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
     ma, ea = np.frexp(np.maximum(lin, 0.0))
     hm = np.zeros(cells.size)
     he = np.zeros(cells.size, dtype=np.int64)
-    hm[w], he[w] = mi, ei + E[w]
+    E = g["E"]
+    hm[w], he[w] = mi, ei + E[wi]
     hm[a], he[a] = ma, ea
     if not up:
         res.hd_m[cells], res.hd_e[cells] = hm, he
         return
     res.hu_m[cells], res.hu_e[cells] = hm, he
     # absolute pieces: above, |c| m' P(W > J); below, x P(W <= J)
-    sel = above & (t_hi > 0)
-    res.ext_i.append(cells[sel])
-    res.ext_v.append(c * mpf[sel] * t_hi[sel] * (1 + 4 * U))
-    res.ext_E.append(E[sel])
-    res.ext_i.append(cells[below])
-    res.ext_v.append(x[below] * p_lo1[below] * (1 + 4 * U))
-    res.ext_E.append(E[below])
+    ai = gi[a]
+    t_hi = g["t_hi"][ai]
+    sel = t_hi > 0
+    res.ext_i.append(cells[a[sel]])
+    res.ext_v.append(c * ma_[sel] * t_hi[sel] * (1 + 4 * U))
+    res.ext_E.append(E[ai[sel]])
+    b = np.where(below)[0]
+    res.ext_i.append(cells[b])
+    res.ext_v.append(x[b] * g["p_lo1"][gi[b]] * (1 + 4 * U))
+    res.ext_E.append(E[gi[b]])
 
 
 def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> None:
@@ -901,34 +922,33 @@ def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> 
         tb = _chunk_tables(rows, chunk)
         sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
         res.kF = max(res.kF, float(kap_r.max()))
+        g = dict(index=ri, lo=tb["lo"], E=tb["E"], kr=kap_r, t_lo=tb["t_lo"], m_lo=tb["m_lo"],
+                 t_hi=tb["t_hi"], p_lo1=tb["t_lo"] + tb["p0"])   # P(W <= lo)
         lo, hi = tb["lo"][ri], tb["hi"][ri]
-        g = dict(lo=lo, E=tb["E"][ri], kr=kap_r[ri], t_lo=tb["t_lo"][ri], m_lo=tb["m_lo"][ri],
-                 t_hi=tb["t_hi"][ri], p_lo1=tb["t_lo"][ri] + tb["p0"][ri])   # P(W <= lo)
-        N = sizes[ri]
-        base = offs[ri]
 
         def lookup(K, dK, up, w):
             # K in [lo - 1, hi + 1]: i = -1 means F(lo-1) <= t_lo, F2(lo-2) <= m_lo;
             # i = N means F(hi+1) <= F(hi) + t_hi, F2(hi) = F2(hi - 1) + F(hi)
-            lw, Nw, bw = lo[w], N[w], base[w]
-            K = np.clip(K, lw - 1, hi[w] + 1)
+            rw = ri[w]
+            lw, Nw, bw = tb["lo"][rw], sizes[rw], offs[rw]
+            K = np.clip(K, lw - 1, tb["hi"][rw] + 1)
             i = K - lw
             ic = np.clip(i, 0, Nw - 1)
             Fi = np.where(i >= 0, F[bw + ic], 0.0)
             F2i = np.where(i >= 1, F2[bw + np.clip(i - 1, 0, Nw - 1)], 0.0)
             if up:
-                Fi = Fi + np.where(i >= Nw, g["t_hi"][w], 0.0)
+                Fi = Fi + np.where(i >= Nw, tb["t_hi"][rw], 0.0)
             return K, Fi, F2i
 
-        mpf = mprime[cells].astype(np.float64)
+        mprime_c = mprime[cells]
         for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
             x = xs[cells]
             pos, ratio, Kt = _floor_ratio(x, c)
             above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi + 1))
             below = pos & ~above & (Kt <= lo - 1)
             inside = pos & ~above & ~below
-            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup, mpf,
-                         rows.p.lo, rows.p.hi)
+            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
+                         mprime_c, rows.p.lo, rows.p.hi)
 
 
 def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> None:
@@ -987,42 +1007,41 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
         tail3 = np.array([P[o + max(h - l - 2, 0):o + h - l + 1].sum() for o, l, h in
                           zip(offs, lo_r, hi_r)]) * (1 + tb["kap_row"]) * (1 + 4 * U) + tb["t_hi"]
         t_c = tt[cells]
-        t_max = np.zeros(len(chunk), dtype=np.int64)     # the lowest row of each block
-        np.maximum.at(t_max, ai, t_c)
+        # the lowest row of each block (cells come grouped by anchor, every group non-empty)
+        t_max = np.maximum.reduceat(t_c, starts[a0:a] - starts[a0])
         wF, wF2 = _walk(P[offs], F[offs], F2[offs], Mr.astype(np.float64),
                         lo_r.astype(np.float64), t_max, p)
         PL = (wF + tb["t_lo"]) * (1 + kr_row)                       # >= P_m(W <= lo)
         mlo_top = (wF2 + tb["m_lo"] + tb["t_lo"] * (1 + p.hi * t_max)) * (1 + kr_row)
         lo, hi = lo_r[ai], hi_r[ai]
-        t_lo = tb["t_lo"][ai]
-        g = dict(lo=lo, E=tb["E"][ai], kr=kr_row[ai], t_lo=t_lo, t_hi=tail3[ai],
-                 p_lo1=PL[ai],
+        g = dict(index=ai, lo=lo_r, E=tb["E"], kr=kr_row, t_lo=tb["t_lo"], t_hi=tail3,
+                 p_lo1=PL, t=t_c,
                  # i >= 1 needs m_lo(M) + rho t t_lo; i = 0 needs F2_m(lo - 1) <= mlo_top
-                 m_lo=(tb["m_lo"][ai] + p.hi * t_c * t_lo + mlo_top[ai]) * (1 + 1e-12))
-        mpf = mprime[cells].astype(np.float64)
+                 m_lo=(tb["m_lo"] + mlo_top) * (1 + 1e-12),
+                 m_lo_slope=p.hi * tb["t_lo"] * (1 + 1e-12))
+        mprime_c = mprime[cells]
         for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
             x = xs[cells]
             pos, ratio, Kt = _floor_ratio(x, c)
             above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi - 2))
             below = pos & ~above & (Kt <= lo)
             inside = pos & ~above & ~below
-            cols_F = np.zeros((4, cells.size))
-            cols_F2 = np.zeros((4, cells.size))
-            w = np.where(inside)[0]
-            if w.size:
-                for q in range(4):
-                    j = np.clip(Kt[w] - 2 + q, lo[w], hi[w])
-                    o = offs[ai[w]] + (j - lo[w])
-                    cols_F[q, w], cols_F2[q, w] = _walk(P[o], F[o], F2[o],
-                                                        Mr[ai[w]].astype(np.float64),
-                                                        j.astype(np.float64), t_c[w], p)
+            w = np.where(inside)[0]            # the same cells _cell_bounds reads
+            cols_F = np.zeros((4, w.size))
+            cols_F2 = np.zeros((4, w.size))
+            lw, aw = lo[w], ai[w]
+            for q in range(4):
+                j = np.clip(Kt[w] - 2 + q, lw, hi[w])
+                o = offs[aw] + (j - lw)
+                cols_F[q], cols_F2[q] = _walk(P[o], F[o], F2[o], Mr[aw].astype(np.float64),
+                                              j.astype(np.float64), t_c[w], p)
 
-            def lookup(K, dK, up, w, cols_F=cols_F, cols_F2=cols_F2):
+            def lookup(K, dK, up, w, cols_F=cols_F, cols_F2=cols_F2, lw=lw):
                 q = dK + 2
-                return K, cols_F[q, w], np.where(K - lo[w] >= 1, cols_F2[q - 1, w], 0.0)
+                return K, cols_F[q], np.where(K - lw >= 1, cols_F2[q - 1], 0.0)
 
             _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
-                         mpf, p.lo, p.hi)
+                         mprime_c, p.lo, p.hi)
 
 
 def _walk(pmf, F, F2, M, j, steps, p: Param):
