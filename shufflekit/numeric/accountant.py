@@ -168,54 +168,129 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
                  eps_start: float = 1e-3, max_iter: int = 200) -> Bound:
     r"""Bound on :math:`\varepsilon(\delta)` from a non-increasing bound on :math:`\delta(\varepsilon)`.
 
-    Bracket by doubling from ``eps_start`` (capped at ``acc.eps_max``), then bisect until the
-    bracket is within ``rel_tol``.  The returned :class:`Bound` has ``[lo, hi]`` = the final
-    bracket: for ``upper`` methods ``hi`` is an evaluated point with ``get_delta(hi).hi <= delta``;
-    for ``lower`` methods ``lo`` is an evaluated point with ``get_delta(lo).lo > delta`` (or 0).
-    Other kinds use the midpoint of the computed curve in the same way.
+    The routine keeps a bracket ``[lo, hi]`` whose ends were both *evaluated*: at ``hi`` the
+    bound is already at or below ``delta`` (for ``upper`` methods: ``get_delta(hi).hi <= delta``),
+    at ``lo`` it is not (``lo = 0`` counts as such once evaluated).  Every step only moves an end
+    to a newly evaluated point, so the certificate never depends on how the next point was
+    chosen.  Points are chosen on :math:`s(\varepsilon) = \log\delta_{\mathrm{bound}}(\varepsilon)
+    - \log\delta`, which is close to affine in :math:`\varepsilon` near the root:
+
+    1. *bracketing* from ``eps_start`` (capped at ``acc.eps_max``): upwards by the secant
+       through the last two points (at least x1.5, at most x8 per step), downwards by /4
+       (``epsilon = 0`` is evaluated only when everything above it is below ``delta``);
+    2. *refining* by regula falsi with the Anderson–Björck correction, each point kept at least
+       ``rel_tol * hi / 4`` inside the bracket (so the bracket closes from both sides) and a
+       bisection whenever three steps have not halved it, until ``hi - lo <= rel_tol * hi``.
+
+    Typically 8–12 evaluations instead of the ~35 of plain bisection at ``rel_tol = 1e-9``.
+    For ``lower`` methods the roles are mirrored (``lo`` is an evaluated point with
+    ``get_delta(lo).lo > delta``); other kinds use the midpoint of the enclosure.
     """
     delta = check_delta(delta)
     t0 = time.perf_counter()
     kind = Kind(acc.kind)
-    # which end of the delta enclosure decides "already below delta"
     if kind is Kind.UPPER:
-        below = lambda b: b.hi <= delta          # noqa: E731 - certified valid epsilon
+        end = lambda b: b.hi                       # noqa: E731 - certified valid epsilon
+        below = lambda b: b.hi <= delta            # noqa: E731
     elif kind is Kind.LOWER:
-        below = lambda b: not b.lo > delta       # noqa: E731 - not yet certified above
+        end = lambda b: b.lo                       # noqa: E731
+        below = lambda b: not b.lo > delta         # noqa: E731 - not yet certified above
     else:
-        below = lambda b: b.value <= delta       # noqa: E731
+        end = lambda b: b.value                    # noqa: E731
+        below = lambda b: b.value <= delta         # noqa: E731
     eps_max = float(acc.eps_max)
+    log_delta = math.log(delta)
+
+    def evaluate(eps: float) -> tuple[bool, float]:
+        b = acc.get_delta(eps)
+        v = float(end(b))
+        score = (math.log(v) if v > 0 else -745.0) - log_delta
+        return below(b), score
 
     def done(lo: float, hi: float, note: str = "") -> Bound:
         return acc._bound("epsilon", delta, lo, hi, seconds=time.perf_counter() - t0, note=note)
 
-    if below(acc.get_delta(0.0)):
-        return done(0.0, 0.0)
-    lo, hi = 0.0, min(eps_start, eps_max)
-    while not below(acc.get_delta(hi)):
-        lo = hi
-        if hi >= eps_max:
-            if kind is Kind.UPPER and math.isfinite(eps_max):
-                return done(lo, eps_max, note=f"the {acc.method} bound does not reach delta={delta:g} "
-                            f"below eps0={eps_max:g}; eps0 is trivially valid (each report is "
-                            "eps0-DP)")
-            if kind is Kind.LOWER:
-                return done(lo, lo, note=f"the lower bound stays above delta={delta:g} up to "
-                            f"epsilon={lo:g}")
-            raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} for any "
-                                f"epsilon <= {eps_max:g}")
-        hi = min(2.0 * hi, eps_max) if math.isfinite(eps_max) else 2.0 * hi
-        if hi > 1e6:
-            raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} for any "
-                                "epsilon <= 1e6")
+    def unreachable(lo: float) -> Bound:
+        if kind is Kind.UPPER and math.isfinite(eps_max):
+            return done(lo, eps_max, note=f"the {acc.method} bound does not reach delta={delta:g} "
+                        f"below eps0={eps_max:g}; eps0 is trivially valid (each report is "
+                        "eps0-DP)")
+        if kind is Kind.LOWER:
+            return done(lo, lo, note=f"the lower bound stays above delta={delta:g} up to "
+                        f"epsilon={lo:g}")
+        raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} for any "
+                            f"epsilon <= {eps_max:g}")
+
+    # ---------------------------------------------------------------- bracketing
+    start = eps_start if eps_start > 0 and math.isfinite(eps_start) else 1e-3
+    e = min(start, eps_max)
+    ok, s = evaluate(e)
+    if ok:                                         # below already: walk down
+        hi, s_hi = e, s
+        while True:
+            e = hi / 4.0
+            if e < 1e-12:
+                ok0, s0 = evaluate(0.0)
+                if ok0:
+                    return done(0.0, 0.0)
+                lo, s_lo = 0.0, s0
+                break
+            ok, s = evaluate(e)
+            if ok:
+                hi, s_hi = e, s
+            else:
+                lo, s_lo = e, s
+                break
+    else:                                          # above: walk up
+        prev = None
+        lo, s_lo = e, s
+        while True:
+            if lo >= eps_max:
+                return unreachable(lo)
+            step = 2.0
+            if prev is not None and prev[1] > s_lo:
+                # secant root of the score through the last two points, with a 10% overshoot
+                guess = lo + s_lo * (lo - prev[0]) / (prev[1] - s_lo)
+                step = min(8.0, max(1.5, 1.1 * guess / lo))
+            e = min(step * lo, eps_max) if math.isfinite(eps_max) else step * lo
+            if e > 1e6:
+                raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} "
+                                    "for any epsilon <= 1e6")
+            ok, s = evaluate(e)
+            if ok:
+                hi, s_hi = e, s
+                break
+            prev, lo, s_lo = (lo, s_lo), e, s
+
+    # ---------------------------------------------------------------- refining
+    widths = [hi - lo]
+    side = 0                                       # which end moved last (-1 lo, +1 hi)
     for _ in range(max_iter):
-        if hi - lo <= rel_tol * hi or hi < 1e-15:
+        width = hi - lo
+        if width <= rel_tol * hi or hi < 1e-15:
             break
-        mid = 0.5 * (lo + hi) if lo > 0.0 else 0.25 * hi   # geometric steps towards 0
-        if below(acc.get_delta(mid)):
-            hi = mid
+        guard = max(rel_tol * hi / 4.0, 1e-300)
+        if len(widths) >= 4 and width > 0.5 * widths[-4]:
+            x = 0.5 * (lo + hi)                    # slow progress: bisect
+        elif s_lo > s_hi and math.isfinite(s_lo) and math.isfinite(s_hi):
+            x = lo + s_lo * width / (s_lo - s_hi)  # regula falsi on the score
         else:
-            lo = mid
+            x = 0.5 * (lo + hi)
+        x = min(max(x, lo + guard), hi - guard)
+        if not lo < x < hi:
+            break
+        ok, s = evaluate(x)
+        if ok:
+            if side == 1:                          # Anderson-Bjorck: damp the stale end
+                m = 1.0 - s / s_hi if s_hi != 0 else 0.5
+                s_lo *= m if m > 0 else 0.5
+            hi, s_hi, side = x, s, 1
+        else:
+            if side == -1:
+                m = 1.0 - s / s_lo if s_lo != 0 else 0.5
+                s_hi *= m if m > 0 else 0.5
+            lo, s_lo, side = x, s, -1
+        widths.append(hi - lo)
     return done(lo, hi)
 
 

@@ -122,19 +122,24 @@ class Param:
     inv_ratio_err: float
     lo: float           # float interval of rho
     hi: float
+    rho: float = 0.0    # rho as a float, and its relative error
+    rho_err: float = 0.0
+    inv_q: float = 0.0  # 1/(1-rho)
+    inv_q_err: float = 0.0
 
     @classmethod
     def of(cls, ball: arb) -> "Param":
         ctx.prec = 128
         r = ball / (1 - ball)
         ir = (1 - ball) / ball
-        rf, irf = float(r.mid()), float(ir.mid())
+        iq = 1 / (1 - ball)
+        rf, irf, iqf, pf = float(r.mid()), float(ir.mid()), float(iq.mid()), float(ball.mid())
 
         def rel(f, b):
             return float((abs(arb(f) - b) / abs(b)).upper()) + 1e-30
         lo, hi = float(ball.lower()), float(ball.upper())
         return cls(ball, rf, rel(rf, r), irf, rel(irf, ir), math.nextafter(lo, -1.0),
-                   math.nextafter(hi, 2.0))
+                   math.nextafter(hi, 2.0), pf, rel(pf, ball), iqf, rel(iqf, iq))
 
 
 @dataclass(frozen=True)
@@ -149,11 +154,36 @@ class BinomialRow:
     m: int
     lo: int
     hi: int
-    pmf: np.ndarray
+    pmf: np.ndarray | None      # None once the row's tables are pooled (:meth:`Rows.offsets`)
     E: int
     kappa: float
     r_lo: float
     r_hi: float
+
+    @property
+    def size(self) -> int:
+        return self.hi - self.lo + 1
+
+    @property
+    def first(self) -> float:
+        """Scaled pmf at the low edge ``lo`` (kept when the array is dropped)."""
+        return self._ends[0]
+
+    @property
+    def last(self) -> float:
+        """Scaled pmf at the high edge ``hi``."""
+        return self._ends[1]
+
+    def __post_init__(self):
+        if self.pmf is not None:
+            object.__setattr__(self, "_ends", (float(self.pmf[0]), float(self.pmf[-1])))
+
+    def light(self) -> "BinomialRow":
+        """The same row without its pmf array (edges and error terms kept)."""
+        row = BinomialRow(self.m, self.lo, self.hi, None, self.E, self.kappa, self.r_lo,
+                          self.r_hi)
+        object.__setattr__(row, "_ends", self._ends)
+        return row
 
 
 def _window(m: int, rho: float, bits_low: float, bits_high: float) -> tuple[int, int, int]:
@@ -166,6 +196,22 @@ def _window(m: int, rho: float, bits_low: float, bits_high: float) -> tuple[int,
         return L / 3 + math.sqrt(L * L / 9 + 2 * L * var) + 2
 
     return mode, max(0, int(mode - rad(bits_low))), min(m, int(math.ceil(mode + rad(bits_high))))
+
+
+def planned_widths(m: np.ndarray, rho: float, bits_low: float, bits_high: float) -> np.ndarray:
+    """Widths ``hi - lo + 1`` of the windows :func:`_window` plans for the rows ``m`` (the rows
+    built are never wider): the cell guard, before any row is built."""
+    m = np.asarray(m, dtype=np.float64)
+    mode = np.clip(np.floor((m + 1) * rho), 0, m)
+    var = m * rho * (1 - rho)
+
+    def rad(bits):
+        L = bits * math.log(2.0)
+        return L / 3 + np.sqrt(L * L / 9 + 2 * L * var) + 2
+
+    lo = np.maximum(0.0, np.trunc(mode - rad(bits_low)))
+    hi = np.minimum(m, np.ceil(mode + rad(bits_high)))
+    return (hi - lo + 1).astype(np.int64)
 
 
 def binomial_row(m: int, p: Param, bits_low: float, bits_high: float) -> BinomialRow:
@@ -216,50 +262,102 @@ class Rows:
     cache: dict
     pools: dict = field(default_factory=dict)
 
-    def get(self, m: int) -> BinomialRow:
+    def meta(self, m: int) -> BinomialRow:
+        """The row of ``Bin(m, rho)``, possibly without its pmf array (edges, errors, size)."""
         row = self.cache.get(m)
-        if row is None:
+        return row if row is not None else self.get(m)
+
+    def get(self, m: int) -> BinomialRow:
+        """The row of ``Bin(m, rho)`` with its pmf array (rebuilt if it was dropped)."""
+        row = self.cache.get(m)
+        if row is None or row.pmf is None:
             row = binomial_row(int(m), self.p, self.bits_low, self.bits_high)
-            if len(self.cache) > 20000:
+            if len(self.cache) > 200_000:
                 self.cache.clear()
             self.cache[m] = row
         return row
 
     def pool(self, kind: str) -> "Pool":
         """The family's pool of per-row tables of one kind (``inner``: :math:`F, F_2`;
-        ``outer``: pmf, :math:`F`, :math:`G`; see :func:`row_tables`)."""
+        ``outer``: pmf; ``anchor``: pmf, :math:`F`, :math:`F_2`; see :func:`row_tables`)."""
         hit = self.pools.get(kind)
         if hit is None:
-            hit = self.pools[kind] = Pool(3 if kind == "outer" else 2)
+            hit = self.pools[kind] = Pool({"inner": 2, "outer": 1}.get(kind, 3))
         return hit
 
     def offsets(self, kind: str, ms) -> tuple[np.ndarray, list]:
-        """Offsets of the rows ``ms`` in the pool ``kind`` (tables built once) and its arrays."""
+        """Offsets of the rows ``ms`` in the pool ``kind`` and its arrays.
+
+        Tables are written once, in place, into the pool; the row then keeps only its edges
+        (:meth:`BinomialRow.light`), the tables being all later evaluations read."""
         pool = self.pool(kind)
-        rl = [self.get(int(m)) for m in ms]
-        need = sum(row.pmf.size for row in rl)
-        if (pool.length + need) * pool.width > POOL_FLOATS:
+        ms = [int(m) for m in ms]
+        missing = [m for m in dict.fromkeys(ms) if m not in pool.off]
+        need = sum(self.meta(m).size for m in missing)
+        if pool.length + need > pool.capacity():
             pool.clear()
+            missing = list(dict.fromkeys(ms))
+            need = sum(self.meta(m).size for m in missing)
         release_pools(keep=pool, need=(pool.length + need) * pool.width)
-        offs = np.array([pool.offset(row.m, lambda row=row: row_tables(row, kind))
-                         for row in rl], dtype=np.int64)
+        pool.reserve(need)
+        for m in missing:
+            row = self.get(m)
+            off = pool.length
+            row_tables(row, kind, [a[off:off + row.size] for a in pool.arrays])
+            pool.off[m] = off
+            pool.length = off + row.size
+            self.cache[m] = row.light()
+        offs = np.array([pool.off[m] for m in ms], dtype=np.int64)
         return offs, pool.arrays
 
 
-def row_tables(row: BinomialRow, kind: str) -> tuple:
-    r"""Float tables of a scaled row, all from the window's low edge :math:`lo`:
-    :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`, :math:`F_2(k)=\sum_{lo\le i\le k}F(i)` and
-    :math:`G(k)=\sum_{lo\le i\le k} i\,\mathrm{pmf}(i)`.  All terms are non-negative, so the
-    relative errors are :math:`\gamma_N`, :math:`\gamma_N` on top of :math:`F`'s (as used by
-    :func:`_inner`) and :math:`\gamma_{N+1}` (one rounding per product :math:`i\,\mathrm{pmf}(i)`)."""
-    F = np.cumsum(row.pmf)
+def row_tables(row: BinomialRow, kind: str, out: list) -> None:
+    r"""Float tables of a scaled row, all from the window's low edge :math:`lo`, written into
+    ``out``: :math:`F(k)=\sum_{lo\le i\le k}\mathrm{pmf}(i)`, :math:`F_2(k)=\sum_{lo\le i\le k}F(i)`
+    (``inner``), the pmf alone (``outer``; its run sums come from :func:`prefix_sums`) or the
+    pmf, :math:`F` and :math:`F_2` (``anchor``).  All terms are non-negative and every prefix
+    is summed left to right, so the relative errors are :math:`\gamma_N` and :math:`\gamma_N`
+    on top of :math:`F`'s (as used by :func:`_inner`)."""
     if kind == "inner":
-        return F, np.cumsum(F)
-    return row.pmf, F, np.cumsum(row.pmf * np.arange(row.lo, row.hi + 1, dtype=np.float64))
+        np.cumsum(row.pmf, out=out[0])
+        np.cumsum(out[0], out=out[1])
+        return
+    if kind == "anchor":
+        out[0][:] = row.pmf
+        np.cumsum(row.pmf, out=out[1])
+        np.cumsum(out[1], out=out[2])
+        return
+    out[0][:] = row.pmf
 
 
-POOL_FLOATS = 64_000_000    # floats (all arrays) of one pool; it is emptied beyond this
-ALL_POOLS_FLOATS = 96_000_000   # floats allocated by all pools; others are freed beyond this
+def prefix_sums(flat: np.ndarray, start: np.ndarray, count: np.ndarray, first: np.ndarray):
+    r"""Per run: :math:`F=\sum_{i<c}\mathrm{flat}[s+i]` and :math:`G=\sum_{i<c}(k_0+i)\,
+    \mathrm{flat}[s+i]` (non-negative terms: relative errors :math:`\gamma_c` and
+    :math:`\gamma_{c+1}` in any summation order, Higham Lemma 3.1)."""
+    F = np.empty(len(start))
+    G = np.empty(len(start))
+    for t, (s0, c, k0) in enumerate(zip(start.tolist(), count.tolist(), first.tolist())):
+        seg = flat[s0:s0 + c]
+        F[t] = seg.sum()
+        G[t] = np.dot(seg, np.arange(k0, k0 + c, dtype=np.float64))
+    return F, G
+
+
+def memory_floats() -> int:
+    """Float64 slots the table pools may use: a third of the memory available now (Linux
+    ``MemAvailable``), at least 64 million."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return max(64_000_000, int(line.split()[1]) * 1024 // 8 // 3)
+    except OSError:
+        pass
+    return 64_000_000
+
+
+POOL_FLOATS = memory_floats()          # floats (all arrays) of one pool; emptied beyond this
+ALL_POOLS_FLOATS = POOL_FLOATS * 3 // 2   # floats used by all pools; others are freed beyond
 
 
 def release_pools(keep: "Pool", need: int) -> None:
@@ -275,13 +373,19 @@ def release_pools(keep: "Pool", need: int) -> None:
 
 @dataclass
 class Pool:
-    """Per-row float tables appended once into shared arrays, so that an evaluation gathers
-    from them by offset instead of concatenating rows again."""
+    """Per-row float tables written once into shared arrays, so that an evaluation gathers
+    from them by offset instead of concatenating rows again.
+
+    The arrays are allocated once at the pool's capacity (:data:`POOL_FLOATS`); the operating
+    system backs only the pages written, so nothing is copied as the pool fills."""
 
     width: int
     arrays: list = field(default_factory=list)
     off: dict = field(default_factory=dict)
     length: int = 0
+
+    def capacity(self) -> int:
+        return POOL_FLOATS // self.width
 
     def clear(self) -> None:
         self.off.clear()
@@ -292,30 +396,18 @@ class Pool:
         self.arrays = []
 
     def allocated(self) -> int:
-        return self.arrays[0].size * self.width if self.arrays else 0
+        """Floats written (the memory the pool really holds)."""
+        return self.length * self.width
 
-    def offset(self, m: int, make) -> int:
-        off = self.off.get(m)
-        if off is None:
-            tabs = make()
-            need = self.length + tabs[0].size
-            if not self.arrays or need > self.arrays[0].size:
-                old = self.arrays[0].size if self.arrays else 0
-                size = min(max(need, 3 * old // 2, 1 << 20),
-                           max(need, POOL_FLOATS // self.width))
-                grown = []
-                for i in range(self.width):
-                    g = np.empty(size)
-                    if self.arrays:
-                        g[:self.length] = self.arrays[i][:self.length]
-                    grown.append(g)
-                self.arrays = grown
-            off = self.length
-            for i in range(self.width):
-                self.arrays[i][off:need] = tabs[i]
-            self.length = need
-            self.off[m] = off
-        return off
+    def reserve(self, need: int) -> None:
+        """Make room for ``need`` more floats per array (one allocation at the capacity)."""
+        size = self.arrays[0].size if self.arrays else 0
+        if self.length + need <= size:
+            return
+        grown = [np.empty(max(self.capacity(), self.length + need)) for _ in range(self.width)]
+        for g, a in zip(grown, self.arrays):
+            g[:self.length] = a[:self.length]
+        self.arrays = grown
 
 
 _ROWS: dict = {}
@@ -455,7 +547,8 @@ def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells) -> "Positive | None":
 def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
     """:func:`expected_positive_part` for a law with both signs; ``q0``: the zero mass in parts."""
     g_lo, g_hi, q = coarsen(g_lo, g_hi, q, n, 64.0 if bits is None else float(bits))
-    b = 64.0 if bits is None else float(bits)
+    hint_key = (int(n), q.tobytes(), tuple(q0))
+    b = max(64.0, _BITS_HINT.get(hint_key, 64.0)) if bits is None else float(bits)
     scale = math.log2(n * max(float(np.max(g_hi)), 1e-300))
     floor = scale - b - 40
     if len(q) > 3:
@@ -469,11 +562,20 @@ def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
             return res
         hi = res.hi.upper()
         if res.budget.upper() <= REL_TARGET * hi or hi == 0 or hi < TINY_VALUE * n:
+            if len(_BITS_HINT) > 256:
+                _BITS_HINT.clear()
+            _BITS_HINT[hint_key] = b
             return res
         need = float(((res.budget.upper() / (REL_TARGET * hi)).log() * LOG2E).upper())
-        b = min(MAX_BITS, b + max(32.0, need + 16.0))
+        # depths on a 32-bit grid, so that nearby evaluations share their rows
+        b = min(MAX_BITS, 32.0 * math.ceil((b + max(32.0, need + 16.0)) / 32.0))
         floor = min(floor, float(res.hi.log().mid()) * LOG2E - b)
 
+
+#: Depth that sufficed last time for a law's probabilities and n: the next evaluation (the next
+#: point of a curve, the next step of an inversion) starts there instead of at 64 bits.  Any
+#: depth gives a certified enclosure; this only saves passes.
+_BITS_HINT: dict = {}
 
 MAX_BOX = 1e11           # coarsen the law while its outer windows span more cells than this
 CHUNK_CELLS = 1_000_000     # children expanded at once
@@ -561,12 +663,17 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
             bl, bh = bits, SHALLOW_BITS
         rows = rows_for(rhos[j], bl, bh)
         uniq, inv = np.unique(s, return_inverse=True)
-        rl = [rows.get(n - int(v)) for v in uniq]
+        # the guard first, from the windows' planned widths (rows are never wider)
+        counts = np.bincount(inv, minlength=uniq.size)
+        planned = int(np.dot(counts, planned_widths(n - uniq, float(rows.p.ball.mid()), bl, bh)))
+        if planned > max_cells:
+            raise OverflowError(f"{planned} cells")
+        rl = [rows.meta(n - int(v)) for v in uniq]
         widths = np.array([row.hi - row.lo + 1 for row in rl], dtype=np.int64)[inv]
         total = int(widths.sum())
         if total > max_cells:
             raise OverflowError(f"{total} cells")
-        offs, (flat, F_tab, G_tab) = rows.offsets("outer", [n - int(v) for v in uniq])
+        offs, (flat,) = rows.offsets("outer", [n - int(v) for v in uniq])
         lo_of = np.array([row.lo for row in rl], dtype=np.int64)[inv]
         E_of = np.array([row.E for row in rl], dtype=np.int64)[inv]
         rlo = np.array([row.r_lo for row in rl])[inv]
@@ -590,7 +697,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         row_off = offs[inv]
         runs = None
         if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1:]:
-            runs = (F_tab, G_tab, gamma_n(max(row.pmf.size for row in rl) + 4))
+            runs = gamma_n(max(row.size for row in rl) + 4)
         cum = np.cumsum(widths)
         parts = []
         first = 0
@@ -626,7 +733,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         kF, extra = 0.0, None
     else:
         rows = rows_for(rhos[inner], bits, SHALLOW_BITS)
-        hu_m, hu_e, hd_m, hd_e, kF, extra = _inner(rows, n - s, xu + ex, xd - ex, cu, cd)
+        hu_m, hu_e, hd_m, hd_e, kF, extra = _inner(rows, n - s, xu + ex, xd - ex, cu, cd, n)
     if extra is not None:                           # absolute pieces of the upper bound
         tm, te = np.frexp(wm[extra[0]] * extra[1])
         budget_m.append(tm)
@@ -656,117 +763,318 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
 
 
 INNER_CHUNK = 4_000_000     # floats of row tables held at once
+ANCHOR_SPAN = 32            # inner rows m = M - t, 0 <= t < 32, are derived from the row M
+ANCHOR_MIN_ROWS = 8 * ANCHOR_SPAN   # with fewer distinct inner rows every row is tabulated
 
 
-def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float):
+@dataclass
+class InnerResult:
+    """What :func:`_inner` returns, filled cell by cell (see :func:`_cell_bounds`)."""
+
+    hu_m: np.ndarray
+    hu_e: np.ndarray
+    hd_m: np.ndarray
+    hd_e: np.ndarray
+    kF: float = 0.0
+    ext_i: list = field(default_factory=list)
+    ext_v: list = field(default_factory=list)
+    ext_E: list = field(default_factory=list)
+
+    @classmethod
+    def empty(cls, size: int) -> "InnerResult":
+        return cls(np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size),
+                   np.zeros(size, dtype=np.int64))
+
+    def tuple(self):
+        extra = None
+        if self.ext_i:
+            extra = (np.concatenate(self.ext_i), np.concatenate(self.ext_v),
+                     np.concatenate(self.ext_E))
+        return self.hu_m, self.hu_e, self.hd_m, self.hd_e, self.kF, extra
+
+
+def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float, n: int | None = None):
     r"""Per cell: :math:`h` at the upper partial sum (upper bound) and at the lower one (lower
     bound), as (mantissa, exponent) pairs, plus the absolute pieces of the upper bound
-    (cells whose inner count falls outside its window)."""
-    size = mprime.size
-    hu_m, hd_m = np.zeros(size), np.zeros(size)
-    hu_e, hd_e = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
-    uniq, inv = np.unique(mprime, return_inverse=True)
+    (cells whose inner count falls outside its window).
+
+    With many distinct inner rows (large ``n``) only every :data:`ANCHOR_SPAN`-th row is
+    tabulated and the others are derived from it (:func:`_inner_anchored`); otherwise every row
+    is (:func:`_inner_tabulated`)."""
+    res = InnerResult.empty(mprime.size)
+    uniq, inv = dense_unique(mprime)
+    if uniq.size >= ANCHOR_MIN_ROWS:
+        _inner_anchored(rows, mprime, x_up, x_dn, cu, cd, res,
+                        int(mprime.max()) if n is None else int(n))
+    else:
+        _inner_tabulated(rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res)
+    return res.tuple()
+
+
+def dense_unique(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(v, return_inverse=True)`` for integers spanning a short range (counts of
+    users: the range is a window's width), in linear time."""
+    if v.size == 0:
+        return v.astype(np.int64), np.zeros(0, dtype=np.int64)
+    lo = int(v.min())
+    span = int(v.max()) - lo + 1
+    if span > 8 * v.size + 1024:
+        return np.unique(v, return_inverse=True)
+    present = np.bincount(v - lo, minlength=span) > 0
+    index = np.cumsum(present) - 1
+    return np.nonzero(present)[0].astype(np.int64) + lo, index[v - lo]
+
+
+def group_starts(inv: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cells ordered by group (stable) and where each group starts in that order."""
     order = np.argsort(inv, kind="stable")
-    starts = np.searchsorted(inv[order], np.arange(uniq.size + 1))
-    kF = 0.0
-    ext_i, ext_v, ext_E = [], [], []
+    starts = np.zeros(groups + 1, dtype=np.int64)
+    np.cumsum(np.bincount(inv, minlength=groups), out=starts[1:])
+    return order, starts
+
+
+def _floor_ratio(x, c):
+    """``(pos, ratio, Kt)``: cells with ``x > 0``, ``x/c`` and its floor (capped at 2^52)."""
+    pos = x > 0
+    ratio = np.where(pos, x / c, 0.0)
+    return pos, ratio, np.floor(np.minimum(ratio, 2.0 ** 52)).astype(np.int64)
+
+
+def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, inside, above,
+                 below, g: dict, lookup, mprime_c, rho_lo: float, rho_hi: float) -> None:
+    r"""The enclosure of :math:`h(x, m')` of one direction for a group of cells.
+
+    ``g`` holds per-row arrays (cell ``i`` reads row ``g["index"][i]``): the window ``lo``,
+    scale ``E``, relative error ``kr``, the tail bounds ``t_lo`` (:math:`P(W<lo)`), ``m_lo``
+    (:math:`\sum_{i<lo}F(i)`, plus ``m_lo_slope`` times the cell's ``t`` when present), ``t_hi``
+    (:math:`P(W>J)` for the cells above) and ``p_lo1`` (:math:`P(W\le J)` for the cells
+    below); ``lookup(K, dK, up, w)`` gives the windowed :math:`F(K)` and :math:`F_2(K-1)` of
+    the inside cells ``w`` (the module docstring's formula at :math:`K=\tilde K+dK`)."""
+    gi = g["index"]
+    w = np.where(inside)[0]                # the formula is needed only inside the window
+    wi = gi[w]
+    lo, kr, t_lo, xw = g["lo"][wi], g["kr"][wi], g["t_lo"][wi], x[w]
+    m_lo = g["m_lo"][wi]
+    if "t" in g:
+        m_lo = m_lo + g["m_lo_slope"][wi] * g["t"][w]
+    best = np.zeros(w.size)
+    for dK in (-1, 0, 1):
+        K, Fi, F2i = lookup(Kt[w] + dK, dK, up, w)
+        i = K - lo
+        A = xw - c * K
+        eA = 4 * U * (np.abs(xw) + c * np.abs(K))
+        if up:
+            Fu = (Fi + t_lo) * (1 + kr)
+            Au = A + eA
+            term = np.where(Au >= 0, Au * Fu, Au * Fi * (1 - kr)) \
+                + c * (F2i * (1 + kr) + m_lo + np.maximum(i, 0) * t_lo)
+            term = term * (1 + 8 * U)
+        else:
+            Ad = A - eA
+            term = np.where(Ad >= 0, Ad * Fi * (1 - kr), Ad * (Fi + t_lo) * (1 + kr)) \
+                + c * F2i * (1 - kr)
+            term = term * (1 - 8 * U)
+        best = np.maximum(best, term)
+    mi, ei = np.frexp(best)
+    a = np.where(above)[0]
+    xa, ma_ = x[a], mprime_c[a].astype(np.float64)
+    if up:
+        lin = xa - c * ma_ * rho_lo + 4 * U * (np.abs(xa) + c * ma_ * rho_hi)
+    else:
+        lin = xa - c * ma_ * rho_hi - 4 * U * (np.abs(xa) + c * ma_ * rho_hi)
+    ma, ea = np.frexp(np.maximum(lin, 0.0))
+    hm = np.zeros(cells.size)
+    he = np.zeros(cells.size, dtype=np.int64)
+    E = g["E"]
+    hm[w], he[w] = mi, ei + E[wi]
+    hm[a], he[a] = ma, ea
+    if not up:
+        res.hd_m[cells], res.hd_e[cells] = hm, he
+        return
+    res.hu_m[cells], res.hu_e[cells] = hm, he
+    # absolute pieces: above, |c| m' P(W > J); below, x P(W <= J)
+    ai = gi[a]
+    t_hi = g["t_hi"][ai]
+    sel = t_hi > 0
+    res.ext_i.append(cells[a[sel]])
+    res.ext_v.append(c * ma_[sel] * t_hi[sel] * (1 + 4 * U))
+    res.ext_E.append(E[ai[sel]])
+    b = np.where(below)[0]
+    res.ext_i.append(cells[b])
+    res.ext_v.append(x[b] * g["p_lo1"][gi[b]] * (1 + 4 * U))
+    res.ext_E.append(E[gi[b]])
+
+
+def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> None:
+    """:func:`_inner` with the tables of every row (pooled across evaluations)."""
+    order, starts = group_starts(inv, uniq.size)
     t = 0
     while t < uniq.size:
         chunk, floats = [], 0
         while t < uniq.size and (not chunk or floats < INNER_CHUNK):
-            row = rows.get(int(uniq[t]))
+            row = rows.meta(int(uniq[t]))
             chunk.append(row)
-            floats += row.pmf.size
+            floats += row.size
             t += 1
         t0 = t - len(chunk)
         cells = order[starts[t0]:starts[t]]
         ri = inv[cells] - t0                       # row index within the chunk
         tb = _chunk_tables(rows, chunk)
         sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
-        kF = max(kF, float(kap_r.max()))
-        lo, hi, E = tb["lo"][ri], tb["hi"][ri], tb["E"][ri]
-        kr = kap_r[ri]
-        t_lo, m_lo, t_hi = tb["t_lo"][ri], tb["m_lo"][ri], tb["t_hi"][ri]
-        p_lo1 = t_lo + tb["p0"][ri]                                 # P(W <= lo)
-        N = sizes[ri]
-        base = offs[ri]
-        mpf = mprime[cells].astype(np.float64)
-        rho_lo, rho_hi = rows.p.lo, rows.p.hi
-        for up in (True, False):
-            x = x_up[cells] if up else x_dn[cells]
-            c = cu if up else cd
-            pos = x > 0
-            ratio = np.where(pos, x / c, 0.0)
-            Kt = np.floor(np.minimum(ratio, 2.0 ** 52)).astype(np.int64)
+        res.kF = max(res.kF, float(kap_r.max()))
+        g = dict(index=ri, lo=tb["lo"], E=tb["E"], kr=kap_r, t_lo=tb["t_lo"], m_lo=tb["m_lo"],
+                 t_hi=tb["t_hi"], p_lo1=tb["t_lo"] + tb["p0"])   # P(W <= lo)
+        lo, hi = tb["lo"][ri], tb["hi"][ri]
+
+        def lookup(K, dK, up, w):
+            # K in [lo - 1, hi + 1]: i = -1 means F(lo-1) <= t_lo, F2(lo-2) <= m_lo;
+            # i = N means F(hi+1) <= F(hi) + t_hi, F2(hi) = F2(hi - 1) + F(hi)
+            rw = ri[w]
+            lw, Nw, bw = tb["lo"][rw], sizes[rw], offs[rw]
+            K = np.clip(K, lw - 1, tb["hi"][rw] + 1)
+            i = K - lw
+            ic = np.clip(i, 0, Nw - 1)
+            Fi = np.where(i >= 0, F[bw + ic], 0.0)
+            F2i = np.where(i >= 1, F2[bw + np.clip(i - 1, 0, Nw - 1)], 0.0)
+            if up:
+                Fi = Fi + np.where(i >= Nw, tb["t_hi"][rw], 0.0)
+            return K, Fi, F2i
+
+        mprime_c = mprime[cells]
+        for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
+            x = xs[cells]
+            pos, ratio, Kt = _floor_ratio(x, c)
             above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi + 1))
             below = pos & ~above & (Kt <= lo - 1)
             inside = pos & ~above & ~below
-            best = np.zeros(cells.size)
-            for dK in (-1, 0, 1):
-                # K in [lo - 1, hi + 1]: i = -1 means F(lo-1) <= t_lo, F2(lo-2) <= m_lo;
-                # i = N means F(hi+1) <= F(hi) + t_hi, F2(hi) = F2(hi - 1) + F(hi)
-                K = np.clip(Kt + dK, lo - 1, hi + 1)
-                i = K - lo
-                ic = np.clip(i, 0, N - 1)
-                Fi = np.where(i >= 0, F[base + ic], 0.0)
-                F2i = np.where(i >= 1, F2[base + np.clip(i - 1, 0, N - 1)], 0.0)
-                top = i >= N
-                if up:
-                    Fi = Fi + np.where(top, t_hi, 0.0)
-                A = x - c * K
-                eA = 4 * U * (np.abs(x) + c * np.abs(K))
-                if up:
-                    Fu = (Fi + t_lo) * (1 + kr)
-                    Au = A + eA
-                    term = np.where(Au >= 0, Au * Fu, Au * Fi * (1 - kr)) \
-                        + c * (F2i * (1 + kr) + m_lo + np.maximum(i, 0) * t_lo)
-                    term = term * (1 + 8 * U)
-                else:
-                    Ad = A - eA
-                    term = np.where(Ad >= 0, Ad * Fi * (1 - kr), Ad * (Fi + t_lo) * (1 + kr)) \
-                        + c * F2i * (1 - kr)
-                    term = term * (1 - 8 * U)
-                best = np.maximum(best, term)
-            mi, ei = np.frexp(best)
-            if up:
-                lin = x - c * mpf * rho_lo + 4 * U * (np.abs(x) + c * mpf * rho_hi)
-            else:
-                lin = x - c * mpf * rho_hi - 4 * U * (np.abs(x) + c * mpf * rho_hi)
-            ma, ea = np.frexp(np.maximum(lin, 0.0))
-            hm = np.where(inside, mi, np.where(above, ma, 0.0))
-            he = np.where(inside, ei + E, np.where(above, ea, 0))
-            if up:
-                hu_m[cells], hu_e[cells] = hm, he
-                # absolute pieces: above (J >= hi), |c| m' P(W > hi);
-                # below (J <= lo), x P(W <= lo)
-                sel = above & (t_hi > 0)
-                ext_i.append(cells[sel])
-                ext_v.append(c * mpf[sel] * t_hi[sel] * (1 + 4 * U))
-                ext_E.append(E[sel])
-                sel = below
-                ext_i.append(cells[sel])
-                ext_v.append(x[sel] * p_lo1[sel] * (1 + 4 * U))
-                ext_E.append(E[sel])
-            else:
-                hd_m[cells], hd_e[cells] = hm, he
-    extra = None
-    if ext_i:
-        extra = (np.concatenate(ext_i), np.concatenate(ext_v), np.concatenate(ext_E))
-    return hu_m, hu_e, hd_m, hd_e, kF, extra
+            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
+                         mprime_c, rows.p.lo, rows.p.hi)
 
 
-def _chunk_tables(rows: Rows, chunk: list) -> dict:
-    """The cumulative tables of a chunk of inner rows (offsets into the family's pool, see
-    :meth:`Rows.offsets`) and their per-row edge bounds (as in :func:`_inner`)."""
-    offs, (F, F2) = rows.offsets("inner", [row.m for row in chunk])
-    sizes = np.array([row.pmf.size for row in chunk], dtype=np.int64)
+def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> None:
+    r""":func:`_inner` from one tabulated row in every :data:`ANCHOR_SPAN` (``T``).
+
+    The row of :math:`m' = M - t` (:math:`M = n - T\lfloor (n-m')/T\rfloor` on a grid fixed by
+    :math:`n`, so anchors are shared across evaluations; :math:`0\le t<T`) is read from the
+    tables of the anchor row :math:`M` (window :math:`[lo, hi]`, pmf, :math:`F`, :math:`F_2`)
+    through Pascal's rule, which only *adds* non-negative terms when :math:`m` decreases:
+
+    .. math::
+        \mathrm{pmf}_{k-1}(j) = \mathrm{pmf}_k(j)\,\frac{(k-j)_+}{k(1-\rho)},\qquad
+        F_{k-1}(j) = F_k(j) + \rho\,\mathrm{pmf}_{k-1}(j),\qquad
+        F_{2,k-1}(j) = F_{2,k}(j) + \rho\,F_{k-1}(j).
+
+    Applied to the windowed sums of the anchor these give the windowed sums of row :math:`m'`
+    plus exactly the anchor's lower-tail terms: :math:`F_{m'}(j)\in[F^{der}(j),
+    F^{der}(j)+t_{lo}]` and :math:`F_{2,m'}(j)\le F_2^{der}(j)+m_{lo}+(j-lo+1)t_{lo}+\rho\,t\,
+    t_{lo}`.  Each walked value carries the anchor's relative error, :math:`t` ratio steps
+    (:math:`3u` plus the error of :math:`1/(1-\rho)` each) and the sums' :math:`\gamma`.  The
+    tails use monotonicity in :math:`m` (a smaller :math:`m` makes :math:`W` stochastically
+    smaller): :math:`P_{m'}(W>J)\le P_M(W>hi-3)` for the cells with :math:`\tilde K\ge hi-2`
+    (treated as *above*), and :math:`P_{m'}(W\le lo)`, :math:`F_{2,m'}(lo-1)` are at most their
+    values at the block's lowest row, walked once per anchor at :math:`j=lo` (cells with
+    :math:`\tilde K\le lo` are *below*).  Only the inside cells are walked, at the four counts
+    :math:`\tilde K-2..\tilde K+1` the formula reads.
+    """
+    T = ANCHOR_SPAN
+    d = n_top - mprime
+    anchor_m = n_top - T * (d // T)
+    tt = (d % T).astype(np.int64)
+    uniq, inv = dense_unique(anchor_m)
+    order, starts = group_starts(inv, uniq.size)
+    p = rows.p
+    step_err = growth(T, 3 * U + p.inv_q_err)
+    a = 0
+    while a < uniq.size:
+        chunk, floats = [], 0
+        while a < uniq.size and (not chunk or floats < INNER_CHUNK):
+            row = rows.meta(int(uniq[a]))
+            chunk.append(row)
+            floats += row.size
+            a += 1
+        a0 = a - len(chunk)
+        cells = order[starts[a0]:starts[a]]
+        ai = inv[cells] - a0
+        tb = _chunk_tables(rows, chunk, kind="anchor")
+        P, F, F2 = tb["P"], tb["F"], tb["F2"]
+        kap_a = tb["kap_r"]
+        kr_row = ((1 + kap_a) * (1 + step_err) * (1 + p.rho_err + 2 * U) ** 2
+                  * (1 + gamma_n(2 * T + 4)) ** 3 * (1 + 1e-12) - 1)
+        res.kF = max(res.kF, float(kr_row.max()))
+        lo_r, hi_r, offs = tb["lo"], tb["hi"], tb["offs"]
+        Mr = np.array([row.m for row in chunk], dtype=np.int64)
+        # per anchor: P(W > hi - 3) at M, and the j = lo walk down to M - T + 1
+        tail3 = np.array([P[o + max(h - l - 2, 0):o + h - l + 1].sum() for o, l, h in
+                          zip(offs, lo_r, hi_r)]) * (1 + tb["kap_row"]) * (1 + 4 * U) + tb["t_hi"]
+        t_c = tt[cells]
+        # the lowest row of each block (cells come grouped by anchor, every group non-empty)
+        t_max = np.maximum.reduceat(t_c, starts[a0:a] - starts[a0])
+        wF, wF2 = _walk(P[offs], F[offs], F2[offs], Mr.astype(np.float64),
+                        lo_r.astype(np.float64), t_max, p)
+        PL = (wF + tb["t_lo"]) * (1 + kr_row)                       # >= P_m(W <= lo)
+        mlo_top = (wF2 + tb["m_lo"] + tb["t_lo"] * (1 + p.hi * t_max)) * (1 + kr_row)
+        lo, hi = lo_r[ai], hi_r[ai]
+        g = dict(index=ai, lo=lo_r, E=tb["E"], kr=kr_row, t_lo=tb["t_lo"], t_hi=tail3,
+                 p_lo1=PL, t=t_c,
+                 # i >= 1 needs m_lo(M) + rho t t_lo; i = 0 needs F2_m(lo - 1) <= mlo_top
+                 m_lo=(tb["m_lo"] + mlo_top) * (1 + 1e-12),
+                 m_lo_slope=p.hi * tb["t_lo"] * (1 + 1e-12))
+        mprime_c = mprime[cells]
+        for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
+            x = xs[cells]
+            pos, ratio, Kt = _floor_ratio(x, c)
+            above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi - 2))
+            below = pos & ~above & (Kt <= lo)
+            inside = pos & ~above & ~below
+            w = np.where(inside)[0]            # the same cells _cell_bounds reads
+            cols_F = np.zeros((4, w.size))
+            cols_F2 = np.zeros((4, w.size))
+            lw, aw = lo[w], ai[w]
+            for q in range(4):
+                j = np.clip(Kt[w] - 2 + q, lw, hi[w])
+                o = offs[aw] + (j - lw)
+                cols_F[q], cols_F2[q] = _walk(P[o], F[o], F2[o], Mr[aw].astype(np.float64),
+                                              j.astype(np.float64), t_c[w], p)
+
+            def lookup(K, dK, up, w, cols_F=cols_F, cols_F2=cols_F2, lw=lw):
+                q = dK + 2
+                return K, cols_F[q], np.where(K - lw >= 1, cols_F2[q - 1], 0.0)
+
+            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
+                         mprime_c, p.lo, p.hi)
+
+
+def _walk(pmf, F, F2, M, j, steps, p: Param):
+    """Pascal's rule from row ``M`` down to row ``M - steps`` at fixed counts ``j`` (arrays):
+    the windowed ``F`` and ``F2`` of the lower row (see :func:`_inner_anchored`)."""
+    order = np.argsort(-steps, kind="stable")
+    pmf, F, F2, M, j, st = (np.array(v, dtype=np.float64)[order] for v in
+                            (pmf, F, F2, M, j, steps))
+    top = int(st[0]) if st.size else 0
+    for s in range(1, top + 1):
+        act = int(np.searchsorted(-st, -s, side="right"))   # st sorted descending
+        k = M[:act] - (s - 1)
+        pmf[:act] *= np.maximum(k - j[:act], 0.0) / k * p.inv_q
+        F[:act] += p.rho * pmf[:act]
+        F2[:act] += p.rho * F[:act]
+    back = np.empty_like(order)
+    back[order] = np.arange(order.size)
+    return F[back], F2[back]
+
+
+def _chunk_tables(rows: Rows, chunk: list, kind: str = "inner") -> dict:
+    """The cumulative tables of a chunk of inner rows (offsets into the family's pool ``kind``,
+    see :meth:`Rows.offsets`) and their per-row edge bounds (as in :func:`_inner`)."""
+    offs, arrays = rows.offsets(kind, [row.m for row in chunk])
+    tabs = dict(zip(("F", "F2") if kind == "inner" else ("P", "F", "F2"), arrays))
+    sizes = np.array([row.size for row in chunk], dtype=np.int64)
     kap_row = np.array([row.kappa for row in chunk])
     rlo = np.array([row.r_lo for row in chunk])
     rhi = np.array([row.r_hi for row in chunk])
-    p0 = np.array([row.pmf[0] for row in chunk]) * (1 + kap_row)
-    pe = np.array([row.pmf[-1] for row in chunk]) * (1 + kap_row)
-    return dict(sizes=sizes, offs=offs, F=F, F2=F2,
-                kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.pmf.size)) ** 2 - 1
+    p0 = np.array([row.first for row in chunk]) * (1 + kap_row)
+    pe = np.array([row.last for row in chunk]) * (1 + kap_row)
+    return dict(sizes=sizes, offs=offs, kap_row=kap_row, **tabs,
+                kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.size)) ** 2 - 1
                                 for row in chunk]),
                 lo=np.array([row.lo for row in chunk], dtype=np.int64),
                 hi=np.array([row.hi for row in chunk], dtype=np.int64),
@@ -929,9 +1237,9 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
       .. math:: \sum_{k=lo}^{k_\ell}\mathrm{pmf}(k)(A_u+B_uk+T) = (A_u+T)\,F + B_u\,G,\quad
                 F=\sum\mathrm{pmf}(k),\; G=\sum k\,\mathrm{pmf}(k)
 
-      from the cumulative tables of :func:`row_tables` (relative errors :math:`\gamma_N`,
+      summed from the row's pmf (:func:`prefix_sums`; relative errors :math:`\gamma_N`,
       :math:`\gamma_{N+1}`); evaluating :math:`AF+BG` in floats then errs by at most
-      :math:`\gamma_{N+4}(|A|F+|B|G)` (``runs[2]``), added outward.  The row's own relative error
+      :math:`\gamma_{N+4}(|A|F+|B|G)` (``runs``), added outward.  The row's own relative error
       :math:`\kappa` applies term by term (all terms :math:`\ge 0`) and is in the level's
       :math:`\kappa` already.  The children below ``lo`` are covered as before: the edge
       weight times :math:`1/(1-r_{lo})` (here the extra :math:`\mathrm{pmf}(lo)\,r/(1-r)` times
@@ -997,9 +1305,8 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
         af, l0f = a.astype(np.float64), l0.astype(np.float64)
         ok_u = (A_u + B_u * af >= 0) & (A_u + B_u * l0f >= 0)
         ok_d = (A_d + B_d * af >= 0) & (A_d + B_d * l0f >= 0)
-        F_tab, G_tab, gam = runs
-        j = row_off[base][i] + (a - l0)
-        F, G = F_tab[j], G_tab[j]
+        gam = runs
+        F, G = prefix_sums(flat, row_off[base][i], a - l0 + 1, l0)
         p_lo = flat[row_off[base][i]]
         r_lo = rlo[base][i]
         up = (A_u + tail) * F + B_u * G
