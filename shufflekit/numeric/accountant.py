@@ -56,7 +56,10 @@ class Accountant(ABC):
     Subclasses implement :meth:`get_delta`; :meth:`get_epsilon` and :meth:`profile` follow.
     Attributes every accountant sets: ``method`` (registry name), ``kind`` (what its bounds
     prove), ``adjacency``, ``n``, ``mechanism`` (the object accounted for), ``eps_max``
-    (an epsilon at which delta is known to be 0, e.g. the local eps0; ``inf`` if none).
+    (an epsilon at which delta is known to be 0, e.g. the local eps0; ``inf`` if none),
+    ``monotone`` (whether the method's curve is non-increasing in epsilon; the true profile
+    always is, but some published relaxations are not: then :meth:`get_epsilon` returns an
+    evaluated valid epsilon, not necessarily the smallest).
     """
 
     method: str
@@ -67,6 +70,7 @@ class Accountant(ABC):
     eps_max: float = math.inf
     pairs: str = "all"
     certificate: str = ""
+    monotone: bool = True
 
     @abstractmethod
     def get_delta(self, epsilon: float) -> Bound:

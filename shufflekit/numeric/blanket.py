@@ -198,50 +198,6 @@ class BlanketAccountant:
         return invert_delta(BlanketExactAccountant.wrapping(self), delta, rel_tol=rel_tol).hi
 
 
-def certified_epsilon(delta_up, delta: float, *, eps_max: float, rel_tol: float = 1e-8) -> float:
-    r"""Smallest grid-free :math:`\varepsilon` found with ``delta_up(eps) <= delta``.
-
-    Brent's method on :math:`\log\delta_{up}(\varepsilon) - \log\delta`, then a final
-    check at the returned point, so the answer is valid even where the computed bound
-    is not exactly monotone.  Raises :class:`CannotCertify` when not even
-    :math:`\varepsilon_{max}` reaches ``delta``.
-    """
-    from scipy.optimize import brentq
-
-    delta = check_delta(delta)
-    d0 = delta_up(0.0)
-    if d0 <= delta:
-        return 0.0
-    if not math.isfinite(eps_max):
-        raise ValueError("eps_max must be finite (the local eps0 of the mechanism)")
-    # At eps = eps0 the shuffled mechanism is eps0-DP (each report is), so the true delta
-    # is 0 there: eps_max is a valid (trivial) end of the bracket without evaluation.
-    lo, hi, verified = 0.0, eps_max, False
-    while hi > 1e-12:
-        mid = hi / 4 if lo == 0.0 else 0.5 * (lo + hi)
-        if delta_up(mid) > delta:
-            lo = mid
-            break
-        hi, verified = mid, True
-    else:
-        return hi
-
-    def f(e):
-        if e >= eps_max and not verified:
-            return math.log(1e-320) - math.log(delta)
-        return math.log(max(delta_up(e), 1e-320)) - math.log(delta)
-
-    root = brentq(f, lo, hi, xtol=1e-15, rtol=rel_tol / 4, maxiter=200)
-    for step in (1 + rel_tol / 2, 1 + rel_tol, 1 + 4 * rel_tol, 1 + 1e-6, 1 + 1e-4):
-        e = root * step
-        if e < hi and delta_up(e) <= delta:
-            return e
-    if verified:
-        return hi
-    raise CannotCertify(f"delta={delta:g} cannot be certified below the trivial epsilon=eps0="
-                        f"{eps_max:g} by this method (its bound or error budget stays above delta)")
-
-
 def describe_mechanism(mech) -> dict:
     out = {"name": getattr(mech, "name", type(mech).__name__)}
     params = getattr(mech, "params", None) or {}

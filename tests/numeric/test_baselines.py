@@ -129,3 +129,21 @@ def test_closed_form_accountant_brackets_its_inverse():
     assert f"{eps.value:.3f}" == "0.271"          # seed 001, Table 6
     d = acc.get_delta(eps.value)
     assert d.hi <= 1e-5 * (1 + 1e-8) and d.lo <= 1e-5 <= d.hi * (1 + 1e-8)
+
+
+def test_bennett_relaxation_is_declared_non_monotone():
+    """The Bennett relaxation grows with epsilon on this 4x3 mechanism at n = 2 (0.92343 at
+    eps = 0.7813, 0.92511 at eps = 0.8035: enclosures, no tolerance), so the accountant must
+    not claim a monotone curve; its inversion still returns an evaluated valid epsilon."""
+    from shufflekit.mechanisms.finite import FiniteMechanism
+    from shufflekit.numeric.accountant import accountant
+
+    mech = FiniteMechanism.from_matrix([[0.158, 0.228, 0.614], [0.11, 0.34, 0.55],
+                                        [0.277, 0.267, 0.456], [0.11, 0.5, 0.39]])
+    acc = accountant(mech, 2, method="bennett")
+    a, b = acc.get_delta(0.7813322660700593), acc.get_delta(0.8034938498903641)
+    assert b.lo > a.hi
+    assert not acc.monotone
+    assert accountant(mech, 2, method="hoeffding").monotone
+    inv = acc.get_epsilon(a.hi)
+    assert acc.get_delta(inv.hi).hi <= a.hi

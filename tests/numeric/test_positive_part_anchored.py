@@ -14,7 +14,7 @@ from shufflekit.numeric import positive_part as pp
 from shufflekit.numeric.blanket import blanket_delta_exact, law_enclosure
 from shufflekit.numeric.gparv_law import ratio_laws
 from shufflekit.verify.strategies import probability_rows
-from tests.numeric.test_blanket import multinomial_positive_part
+from shufflekit.numeric.brute_force import multinomial_positive_part
 
 
 @contextmanager
