@@ -532,14 +532,14 @@ def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np
     """
     d = w0.size
     wbar = (w0 + w1) / 2                    # > 0: W0 has full support (check_channel)
-    pi = w1 / (2 * wbar)
+    pi, rest = w1 / (2 * wbar), w0 / (2 * wbar)   # P(L = 1 | Y = y), P(L = 0 | Y = y)
     counts = (k, k + 1)
     if k + 1 > n - k:                       # count the 0-labels: n-k and n-k-1 of them
-        pi, counts = 1.0 - pi, (n - k, n - k - 1)
+        pi, rest, counts = rest, pi, (n - k, n - k - 1)
     deg = max(counts) + 1                   # coefficients 0..deg-1 of the label-count law
     nn = np.arange(n + 1)
     # B[y][N, j] = P(Bin(N, pi_y) = j), j < deg
-    B = [_binomial_table(n, deg, float(pi[y])) for y in range(d)]
+    B = [_binomial_table(n, deg, float(pi[y]), float(rest[y])) for y in range(d)]
     logw = np.log(wbar)
     lfact = gammaln(nn + 1.0)
 
@@ -559,15 +559,19 @@ def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np
     return out_p, out_q
 
 
-def _binomial_table(n: int, deg: int, p: float) -> np.ndarray:
-    """``T[N, j] = P(Bin(N, p) = j)`` for ``N <= n``, ``j < deg`` (point masses at p = 0, 1)."""
+def _binomial_table(n: int, deg: int, p: float, q: float | None = None) -> np.ndarray:
+    """``T[N, j] = P(Bin(N, p) = j)`` for ``N <= n``, ``j < deg`` (point masses at p = 0, 1).
+
+    ``q`` is ``1 - p`` formed without cancellation (it may be far below the spacing of floats
+    near 1, e.g. 1.6e-58 when ``p`` rounds to 1)."""
+    q = 1.0 - p if q is None else q
     N, j = np.arange(n + 1)[:, None], np.arange(deg)[None, :]
-    if 1e-200 < p < 1.0 - 1e-16:
+    if p > 1e-200 and q > 1e-16:
         return binom.pmf(j, N, p)
-    if 0.0 < p < 1.0:   # extreme p (scipy's pmf can overflow): log space, no cancellation
+    if p > 0.0 and q > 0.0:   # extreme p or q (scipy's pmf loses q or overflows): log space
         with np.errstate(divide="ignore", invalid="ignore"):
             lp = (gammaln(N + 1.0) - gammaln(j + 1.0) - gammaln(np.maximum(N - j, 0) + 1.0)
-                  + j * math.log(p) + (N - j) * math.log1p(-p))
+                  + j * math.log(p) + (N - j) * math.log(q))
         return np.where(j <= N, np.exp(lp), 0.0)
     T = np.zeros((n + 1, deg))
     if p <= 0.0:

@@ -310,3 +310,13 @@ def test_bad_input_other_entry_points():
         H.multi_message_pair(W0, W1, 3, 0)
     with pytest.raises(ValueError, match="cells"):
         H.shuffled_pair([0.1] * 10, [0.1] * 10, 500, 1)
+
+
+def test_label_count_laws_keep_a_tiny_output_probability():
+    """W1 = (1, 1.6e-58): counting the 0-labels must not form 1 - pi (which rounds the
+    1.6e-58 away and dropped the atom 8e-59 of T_{2,1}); compared with the dynamic program."""
+    p, q = dp_pair([0.5, 0.5], [1.0, 1.6e-58], 2, 1)
+    w0, w1 = H.check_channel([0.5, 0.5], [1.0, 1.6e-58])
+    lp, lq = H.label_count_laws(w0, w1, 2, 1)
+    assert lp == pytest.approx(p, rel=1e-12, abs=0)
+    assert lq == pytest.approx(q, rel=1e-12, abs=1e-290)   # 2.56e-116 is kept too
