@@ -905,8 +905,11 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
     res.ext_E.append(E[gi[b]])
 
 
-def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> None:
-    """:func:`_inner` with the tables of every row (pooled across evaluations)."""
+def row_chunks(rows: Rows, uniq: np.ndarray, inv: np.ndarray):
+    """Rows ``uniq`` (the cells' rows are ``uniq[inv]``) in chunks of about
+    :data:`INNER_CHUNK` table floats: yields ``(chunk, cells, index, starts)``, with ``cells``
+    the cells of the chunk, ``index`` each one's row within the chunk and ``starts`` where
+    each row's cells begin in ``cells``."""
     order, starts = group_starts(inv, uniq.size)
     t = 0
     while t < uniq.size:
@@ -918,7 +921,12 @@ def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> 
             t += 1
         t0 = t - len(chunk)
         cells = order[starts[t0]:starts[t]]
-        ri = inv[cells] - t0                       # row index within the chunk
+        yield chunk, cells, inv[cells] - t0, starts[t0:t] - starts[t0]
+
+
+def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> None:
+    """:func:`_inner` with the tables of every row (pooled across evaluations)."""
+    for chunk, cells, ri, _ in row_chunks(rows, uniq, inv):
         tb = _chunk_tables(rows, chunk)
         sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
         res.kF = max(res.kF, float(kap_r.max()))
@@ -981,20 +989,9 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
     anchor_m = n_top - T * (d // T)
     tt = (d % T).astype(np.int64)
     uniq, inv = dense_unique(anchor_m)
-    order, starts = group_starts(inv, uniq.size)
     p = rows.p
     step_err = growth(T, 3 * U + p.inv_q_err)
-    a = 0
-    while a < uniq.size:
-        chunk, floats = [], 0
-        while a < uniq.size and (not chunk or floats < INNER_CHUNK):
-            row = rows.meta(int(uniq[a]))
-            chunk.append(row)
-            floats += row.size
-            a += 1
-        a0 = a - len(chunk)
-        cells = order[starts[a0]:starts[a]]
-        ai = inv[cells] - a0
+    for chunk, cells, ai, group in row_chunks(rows, uniq, inv):
         tb = _chunk_tables(rows, chunk, kind="anchor")
         P, F, F2 = tb["P"], tb["F"], tb["F2"]
         kap_a = tb["kap_r"]
@@ -1008,7 +1005,7 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
                           zip(offs, lo_r, hi_r)]) * (1 + tb["kap_row"]) * (1 + 4 * U) + tb["t_hi"]
         t_c = tt[cells]
         # the lowest row of each block (cells come grouped by anchor, every group non-empty)
-        t_max = np.maximum.reduceat(t_c, starts[a0:a] - starts[a0])
+        t_max = np.maximum.reduceat(t_c, group)
         wF, wF2 = _walk(P[offs], F[offs], F2[offs], Mr.astype(np.float64),
                         lo_r.astype(np.float64), t_max, p)
         PL = (wF + tb["t_lo"]) * (1 + kr_row)                       # >= P_m(W <= lo)
