@@ -88,6 +88,8 @@ def test_local_cluster_with_two_workers_matches_serial(tmp_path):
     summary, dask_rows = run_sweep(spec(GRID, BAD), str(tmp_path / "o.json"), workers=2,
                                    use_cache=False, progress=False)
     assert summary.workers == 2 and summary.errors == 1
+    assert 0.0 < summary.startup and 0.0 <= summary.teardown
+    assert summary.startup + summary.teardown < summary.seconds
     assert values(dask_rows) == values(serial)
     assert len(json.loads((tmp_path / "o.json").read_text())) == 5
 
@@ -131,12 +133,30 @@ def test_parquet_output(tmp_path):
     assert table.num_rows == 5 and table.column_names == columns_for(["eps0", "k"])
 
 
-def test_curve_groups_share_an_accountant_and_cover_every_point():
-    from shufflekit.sweep.engine import curve_groups
-    from shufflekit.sweep.task import curve_key
+def test_serial_path_holds_blas_pools_to_one_thread(tmp_path, monkeypatch):
+    """--workers 1 must use one core, as each Dask worker does (fair 1 vs 2 comparison)."""
+    from threadpoolctl import threadpool_info
 
-    tasks = list(enumerate(spec({**GRID, "delta": [1e-6, 1e-7, 1e-8]}).tasks))
-    groups = curve_groups(tasks, workers=2)
-    assert sorted(i for g in groups for i, _ in g) == list(range(len(tasks)))
-    assert all(len({curve_key(t) for _, t in g}) == 1 for g in groups)
-    assert len(groups) >= 4        # 4 curves of 3 points, cut for 2 workers
+    import shufflekit.sweep.engine as engine
+
+    seen = []
+    real = engine.compute
+
+    def spy(task, index=None):
+        seen.append([p["num_threads"] for p in threadpool_info()])
+        return real(task, index)
+
+    monkeypatch.setattr(engine, "compute", spy)
+    summary, _ = run_sweep(spec(GRID), None, workers=1, use_cache=False, progress=False)
+    assert len(seen) == 4 and all(n == 1 for pools in seen for n in pools)
+    assert (summary.startup, summary.teardown) == (0.0, 0.0)
+
+
+def test_warm_up_fills_the_method_registry():
+    from shufflekit.numeric.accountant import methods
+    from shufflekit.sweep.task import warm_up
+    from shufflekit.sweep.worker_setup import WarmUp
+
+    WarmUp().setup(worker=None)
+    warm_up()
+    assert "blanket-fft" in {m.name for m in methods()}
