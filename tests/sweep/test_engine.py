@@ -160,3 +160,46 @@ def test_warm_up_fills_the_method_registry():
     WarmUp().setup(worker=None)
     warm_up()
     assert "blanket-fft" in {m.name for m in methods()}
+
+
+
+WORKER_ENVIRONMENT = """
+import json, logging, os
+import dask
+from distributed import Client, LocalCluster
+from shufflekit.sweep.engine import LOCAL_CLUSTER_CONFIG
+
+def probe():
+    import os
+    from threadpoolctl import threadpool_info
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), sorted({p["num_threads"] for p in threadpool_info()})
+
+if __name__ == "__main__":
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, Client(cluster) as client:
+        print(json.dumps(list(client.run(probe).values())))
+"""
+
+
+@pytest.mark.slow
+def test_local_cluster_workers_run_like_the_serial_path(tmp_path):
+    """One BLAS thread per worker, and glibc's adaptive malloc (no fixed trim threshold).
+
+    Run in a fresh interpreter: a cluster started earlier in this process with Dask's defaults
+    leaves ``MALLOC_TRIM_THRESHOLD_`` in the environment every later worker inherits."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "probe.py"
+    script.write_text(WORKER_ENVIRONMENT)
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env, timeout=120, check=True)
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(seen) == 2
+    assert all(trim is None and threads in ([1], []) for trim, threads in seen)
