@@ -2,9 +2,9 @@ r"""Planning the order in which sweep points go to the workers (longest work fir
 
 A grid's points differ in cost by two orders of magnitude: the blanket-style accountants are
 cheap when amplification is strong and expensive in the transition where the shuffled
-epsilon is just below :math:`\varepsilon_0`.  Sent in spec order, the expensive curve of a
-grid can start last and leave every other worker idle while it runs (a 29 s curve out of an
-83 s grid on two workers).  Dask hands queued tasks to workers as they free up, highest
+epsilon is just below :math:`\varepsilon_0` (on the benchmark grid one curve is 29 s of 83 s).
+Sent in spec order, an expensive curve that happens to come last leaves every other worker
+idle while it runs.  Dask hands queued tasks to workers as they free up, highest
 priority first, so ordering the work by decreasing estimated cost is list scheduling in the
 longest-processing-time order (Graham 1969): the makespan is at most
 :math:`W/m + (1 - 1/m)\,p_{\max}` for total work :math:`W`, :math:`m` workers and longest
@@ -23,8 +23,8 @@ from shufflekit.sweep.task import curve_key
 Indexed = tuple[int, Task]
 
 #: Where the measured cost per point peaks, in log10 of the amplification ratio (see
-#: :func:`log_amplification_ratio`), the width of that peak (in decades) and its height relative
-#: to a point far from it.  Measured on the benchmark grid (10-RR and RAPPOR, blanket-fft,
+#: :func:`log_amplification_ratio`), the width of that peak (in decades) and its height
+#: relative to a point far from it.  Measured on the benchmark grid (10-RR and RAPPOR, blanket-fft,
 #: eps0 in 1..8, n in 1e3..1e7): points at ratio >= 10^0.6 cost 0.05-0.3 s, points at
 #: 10^-0.9..10^0.4 cost 0.4-8 s.  These numbers only decide the order of the work.
 HARD_PEAK = -0.7
@@ -54,7 +54,8 @@ def log_amplification_ratio(task: Task) -> float | None:
     if not isinstance(eps0, (int, float)) or isinstance(eps0, bool) or not math.isfinite(eps0):
         return None
     if task.quantity == "epsilon":
-        log_inv_delta = -math.log(task.target) if 0.0 < task.target < 1.0 else REFERENCE_LOG_INV_DELTA
+        valid = 0.0 < task.target < 1.0
+        log_inv_delta = -math.log(task.target) if valid else REFERENCE_LOG_INV_DELTA
     else:
         log_inv_delta = REFERENCE_LOG_INV_DELTA
     # log10 of the ratio, computed in logs so eps0 = 1000 does not overflow

@@ -172,7 +172,8 @@ from shufflekit.sweep.engine import LOCAL_CLUSTER_CONFIG
 def probe():
     import os
     from threadpoolctl import threadpool_info
-    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), sorted({p["num_threads"] for p in threadpool_info()})
+    threads = sorted({p["num_threads"] for p in threadpool_info()})
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), threads
 
 if __name__ == "__main__":
     with dask.config.set(LOCAL_CLUSTER_CONFIG):
