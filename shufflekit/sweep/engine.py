@@ -64,7 +64,8 @@ class SweepSummary:
 #: - no ``MALLOC_TRIM_THRESHOLD_`` (the nanny sets 65536 by default): any fixed threshold turns
 #:   off glibc's adaptive mmap threshold, so every large array is a fresh mmap and its pages
 #:   fault in again; measured on the benchmark's heavy curves, 7-12x the page faults and about
-#:   3 s of extra system time in 18 s of work.  The serial path runs with glibc's defaults too;
+#:   3 s of extra system time in 18 s of work; the 2-worker benchmark took 51 s with it and 43 s
+#:   without, back to back on an idle machine.  The serial path runs with glibc's defaults too;
 #: - worker processes forked from a fork server where the platform has one: about 1 s less to
 #:   start two workers and 1 s less to close them than with ``spawn`` on this machine.
 LOCAL_CLUSTER_CONFIG = {
