@@ -1,36 +1,48 @@
 """Running a sweep: cached points first, the rest serially or on a Dask cluster.
 
-``workers=1`` (and no scheduler) computes in this process.  Otherwise the points go to
+``workers=1`` (and no scheduler) computes in this process, with the BLAS/OpenMP pools held to
+one thread, as in each Dask worker (the nanny starts workers with ``OPENBLAS_NUM_THREADS=1``
+and its siblings): one worker is one core on both paths.  Otherwise the points go to
 ``dask.distributed``: a ``LocalCluster`` of ``workers`` single-threaded processes (default: one
 per core), or the existing cluster at ``scheduler`` (``tcp://host:port``) with no code change.
-Points that share an accountant (same mechanism, parameters, n, method) are sent to a worker
-together, so its set-up is paid once per group.  Rows are written as they finish, in
-completion order (``index`` gives the spec order); a failing
-point is a row with ``status = "error"``; an interrupt (Ctrl-C) cancels what is left and keeps
-every finished row on disk.
+Each worker is warmed once (imports, method registry) by a worker plugin.  The work is sent as
+planned by :func:`shufflekit.sweep.schedule.plan_batches`: points that share an accountant go
+together (one set-up), except curves too large for one worker's share, and the most expensive
+batches first, so cheap points fill the gaps at the end.  Rows are written as they finish, in
+completion order (``index`` gives the spec order); a failing point is a row with
+``status = "error"``; an interrupt (Ctrl-C) cancels what is left and keeps every finished row
+on disk.
 """
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.sweep.cache import PointCache
+from shufflekit.sweep.schedule import plan_batches
 from shufflekit.sweep.spec import Task
-from shufflekit.sweep.task import compute, compute_group, curve_key, task_key
+from shufflekit.sweep.task import compute, compute_group, task_key
 
 RowSink = Callable[[dict], None]
 
 
 @dataclass(frozen=True)
 class SweepSummary:
-    """What a run did: points taken from the cache, computed, failed; wall-clock seconds."""
+    """What a run did: points taken from the cache, computed, failed; wall-clock seconds.
+
+    ``startup`` is the part of ``seconds`` spent before the first point could start on a
+    cluster (starting a local cluster or connecting, warming the workers), ``teardown`` the
+    part spent closing it; both are 0 on the serial path.
+    """
 
     total: int
     cached: int
@@ -39,35 +51,52 @@ class SweepSummary:
     seconds: float
     workers: int
     scheduler: str | None
+    startup: float = 0.0
+    teardown: float = 0.0
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
 
 
+#: Dask settings for the local cluster (an existing cluster keeps its own):
+#: - a worker takes its next batch only when it is free (saturation 1.0 instead of 1.1, which
+#:   queues a second batch on a busy worker), so the planned order holds to the end;
+#: - no ``MALLOC_TRIM_THRESHOLD_`` (the nanny sets 65536 by default): any fixed threshold turns
+#:   off glibc's adaptive mmap threshold, so every large array is a fresh mmap and its pages
+#:   fault in again; measured on the benchmark's heavy curves, 7-12x the page faults and about
+#:   3 s of extra system time in 18 s of work; the 2-worker benchmark took 51 s with it and 43 s
+#:   without, back to back on an idle machine.  The serial path runs with glibc's defaults too;
+#: - worker processes forked from a fork server where the platform has one: about 1 s less to
+#:   start two workers and 1 s less to close them than with ``spawn`` on this machine.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.scheduler.worker-saturation": 1.0,
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    "distributed.worker.multiprocessing-method":
+        "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn",
+}
+
+
 def _run_serial(todo: list[tuple[int, Task]], sink: RowSink, bar) -> None:
-    for index, task in todo:
-        sink(compute(task, index))
-        bar.update()
-
-
-def curve_groups(todo: list[tuple[int, Task]], workers: int) -> list[list[tuple[int, Task]]]:
-    """Split the points into groups that share an accountant (one set-up per group), cut so
-    there are at least four groups per worker to balance the load."""
-    groups: dict[tuple, list[tuple[int, Task]]] = {}
-    for index, task in todo:
-        groups.setdefault(curve_key(task), []).append((index, task))
-    size = max(1, -(-len(todo) // (4 * workers)))
-    return [g[i:i + size] for g in groups.values() for i in range(0, len(g), size)]
+    with threadpool_limits(limits=1):       # one core, like one Dask worker
+        for index, task in todo:
+            sink(compute(task, index))
+            bar.update()
 
 
 def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
-              scheduler: str | None) -> None:
+              scheduler: str | None) -> tuple[float, float]:
+    """Compute ``todo`` on Dask; returns (start-up seconds, teardown seconds)."""
+    import dask
     from distributed import Client, LocalCluster, as_completed
 
+    from shufflekit.sweep.worker_setup import WarmUp
+
+    t0 = time.perf_counter()
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+        with dask.config.set(LOCAL_CLUSTER_CONFIG):
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         try:
@@ -76,13 +105,20 @@ def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
             raise InvalidParameter("scheduler", scheduler, "the address of a running Dask "
                                    "scheduler (tcp://host:port)", str(exc)) from None
     futures = []
+    t2 = None
     try:
-        futures = [client.submit(compute_group, group, pure=False)
-                   for group in curve_groups(todo, workers)]
+        client.register_plugin(WarmUp())
+        t1 = time.perf_counter()
+        if scheduler is not None:        # an existing cluster: plan for the threads it has
+            workers = sum(client.nthreads().values()) or workers
+        batches = plan_batches(todo, workers)
+        futures = [client.submit(compute_group, batch, pure=False, priority=len(batches) - rank)
+                   for rank, batch in enumerate(batches)]
         for fut in as_completed(futures):
             for row in fut.result():
                 sink(row)
                 bar.update()
+        t2 = time.perf_counter()
     finally:
         for f in futures:
             if not f.done():
@@ -90,6 +126,8 @@ def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
         client.close()
         if cluster is not None:
             cluster.close()
+    t3 = time.perf_counter()
+    return t1 - t0, (t3 - t2) if t2 is not None else 0.0
 
 
 def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = None,
@@ -121,14 +159,15 @@ def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = Non
 
     bar = tqdm(total=len(todo), desc="sweep", unit="pt", file=sys.stderr,
                disable=not progress or not todo, leave=False)
+    startup = teardown = 0.0
     try:
         if scheduler is None and (workers == 1 or len(todo) <= 1):
             _run_serial(todo, store, bar)
         elif todo:
-            _run_dask(todo, store, bar, workers, scheduler)
+            startup, teardown = _run_dask(todo, store, bar, workers, scheduler)
     finally:
         bar.close()
     return SweepSummary(total=len(tasks), cached=cached, computed=len(todo), errors=errors,
                         seconds=time.perf_counter() - t0,
                         workers=1 if scheduler is None and workers == 1 else workers,
-                        scheduler=scheduler)
+                        scheduler=scheduler, startup=startup, teardown=teardown)

@@ -84,6 +84,17 @@ def compute(task: Task, index: int | None = None) -> dict:
     return row
 
 
+def warm_up() -> None:
+    """Import the mechanisms and the numeric layer and fill the method registry, so a fresh
+    worker process pays for them once, before its first point."""
+    import importlib
+
+    from shufflekit.numeric.accountant import methods
+
+    importlib.import_module("shufflekit.mechanisms")
+    methods()
+
+
 def curve_key(task: Task) -> tuple:
     """Tasks with the same key share one accountant (they differ only in their target)."""
     return (task.mechanism, task.params, task.n, task.method, task.adjacency, task.options)

@@ -88,6 +88,8 @@ def test_local_cluster_with_two_workers_matches_serial(tmp_path):
     summary, dask_rows = run_sweep(spec(GRID, BAD), str(tmp_path / "o.json"), workers=2,
                                    use_cache=False, progress=False)
     assert summary.workers == 2 and summary.errors == 1
+    assert 0.0 < summary.startup and 0.0 <= summary.teardown
+    assert summary.startup + summary.teardown < summary.seconds
     assert values(dask_rows) == values(serial)
     assert len(json.loads((tmp_path / "o.json").read_text())) == 5
 
@@ -131,12 +133,74 @@ def test_parquet_output(tmp_path):
     assert table.num_rows == 5 and table.column_names == columns_for(["eps0", "k"])
 
 
-def test_curve_groups_share_an_accountant_and_cover_every_point():
-    from shufflekit.sweep.engine import curve_groups
-    from shufflekit.sweep.task import curve_key
+def test_serial_path_holds_blas_pools_to_one_thread(tmp_path, monkeypatch):
+    """--workers 1 must use one core, as each Dask worker does (fair 1 vs 2 comparison)."""
+    from threadpoolctl import threadpool_info
 
-    tasks = list(enumerate(spec({**GRID, "delta": [1e-6, 1e-7, 1e-8]}).tasks))
-    groups = curve_groups(tasks, workers=2)
-    assert sorted(i for g in groups for i, _ in g) == list(range(len(tasks)))
-    assert all(len({curve_key(t) for _, t in g}) == 1 for g in groups)
-    assert len(groups) >= 4        # 4 curves of 3 points, cut for 2 workers
+    import shufflekit.sweep.engine as engine
+
+    seen = []
+    real = engine.compute
+
+    def spy(task, index=None):
+        seen.append([p["num_threads"] for p in threadpool_info()])
+        return real(task, index)
+
+    monkeypatch.setattr(engine, "compute", spy)
+    summary, _ = run_sweep(spec(GRID), None, workers=1, use_cache=False, progress=False)
+    assert len(seen) == 4 and all(n == 1 for pools in seen for n in pools)
+    assert (summary.startup, summary.teardown) == (0.0, 0.0)
+
+
+def test_warm_up_fills_the_method_registry():
+    from shufflekit.numeric.accountant import methods
+    from shufflekit.sweep.task import warm_up
+    from shufflekit.sweep.worker_setup import WarmUp
+
+    WarmUp().setup(worker=None)
+    warm_up()
+    assert "blanket-fft" in {m.name for m in methods()}
+
+
+
+WORKER_ENVIRONMENT = """
+import json, logging, os
+import dask
+from distributed import Client, LocalCluster
+from shufflekit.sweep.engine import LOCAL_CLUSTER_CONFIG
+
+def probe():
+    import os
+    from threadpoolctl import threadpool_info
+    threads = sorted({p["num_threads"] for p in threadpool_info()})
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), threads
+
+if __name__ == "__main__":
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, Client(cluster) as client:
+        print(json.dumps(list(client.run(probe).values())))
+"""
+
+
+@pytest.mark.slow
+def test_local_cluster_workers_run_like_the_serial_path(tmp_path):
+    """One BLAS thread per worker, and glibc's adaptive malloc (no fixed trim threshold).
+
+    Run in a fresh interpreter: a cluster started earlier in this process with Dask's defaults
+    leaves ``MALLOC_TRIM_THRESHOLD_`` in the environment every later worker inherits."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "probe.py"
+    script.write_text(WORKER_ENVIRONMENT)
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env, timeout=120, check=True)
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(seen) == 2
+    assert all(trim is None and threads in ([1], []) for trim, threads in seen)

@@ -90,3 +90,62 @@ def test_bad_input_exits_2(tmp_path, capsys, args, name):
 def test_missing_spec_exits_2(tmp_path, capsys):
     assert main(["sweep", str(tmp_path / "none.toml")]) == 2
     assert "spec=" in capsys.readouterr().err
+
+
+SLOW_SPEC = """
+[[grid]]
+mechanism = "krr"
+k = 10
+eps0 = [1.0, 8.0]
+n = [1000, 10000]
+method = "blanket-fft"
+delta = {geomspace = [1e-6, 1e-12, 4]}
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_two_workers_keeps_finished_rows_and_exits_130(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during a 2-worker
+    sweep: exit 130 within seconds, every finished row complete on disk, no worker left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    spec = tmp_path / "s.toml"
+    spec.write_text(SLOW_SPEC)
+    out = tmp_path / "o.csv"
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    proc = subprocess.Popen([sys.executable, "-m", "shufflekit.cli", "sweep", str(spec), "-o",
+                             str(out), "--workers", "2", "--no-cache"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and len(out.read_text().splitlines()) >= 3:   # header + 2 rows
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, "the sweep finished before it could be interrupted"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    rows = list(csv.DictReader(out.open()))
+    assert 2 <= len(rows) < 16
+    assert all(r["status"] == "ok" and r["epsilon"] and r["key"] for r in rows)
+    # the worker processes (and the fork server) end with the command: they are in its
+    # session; exited ones may stay a moment as zombies until init reaps them
+    deadline, alive = time.monotonic() + 15, ["?"]
+    while alive and time.monotonic() < deadline:
+        ps = subprocess.run(["ps", "-o", "stat=,pid=", "-s", str(proc.pid)],
+                            capture_output=True, text=True).stdout.split("\n")
+        alive = [line for line in ps if line.strip() and not line.strip().startswith("Z")]
+        time.sleep(0.2)
+    assert alive == []
