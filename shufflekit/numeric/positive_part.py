@@ -1024,14 +1024,11 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
             below = pos & ~above & (Kt <= lo)
             inside = pos & ~above & ~below
             w = np.where(inside)[0]            # the same cells _cell_bounds reads
-            cols_F = np.zeros((4, w.size))
-            cols_F2 = np.zeros((4, w.size))
             lw, aw = lo[w], ai[w]
-            for q in range(4):
-                j = np.clip(Kt[w] - 2 + q, lw, hi[w])
-                o = offs[aw] + (j - lw)
-                cols_F[q], cols_F2[q] = _walk(P[o], F[o], F2[o], Mr[aw].astype(np.float64),
-                                              j.astype(np.float64), t_c[w], p)
+            # the four counts K~-2 .. K~+1 of each inside cell, walked together
+            j = np.clip(Kt[w] + np.arange(-2, 2)[:, None], lw, hi[w])
+            o = offs[aw] + (j - lw)
+            cols_F, cols_F2 = _walk(P[o], F[o], F2[o], Mr[aw], j, t_c[w], p)
 
             def lookup(K, dK, up, w, cols_F=cols_F, cols_F2=cols_F2, lw=lw):
                 q = dK + 2
@@ -1042,21 +1039,25 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
 
 
 def _walk(pmf, F, F2, M, j, steps, p: Param):
-    """Pascal's rule from row ``M`` down to row ``M - steps`` at fixed counts ``j`` (arrays):
-    the windowed ``F`` and ``F2`` of the lower row (see :func:`_inner_anchored`)."""
-    order = np.argsort(-steps, kind="stable")
-    pmf, F, F2, M, j, st = (np.array(v, dtype=np.float64)[order] for v in
-                            (pmf, F, F2, M, j, steps))
+    """Pascal's rule from row ``M`` down to row ``M - steps`` at fixed counts ``j``: the
+    windowed ``F`` and ``F2`` of the lower row (see :func:`_inner_anchored`).
+
+    Arrays are indexed by cell along the last axis (``M`` and ``steps`` per cell); ``pmf``,
+    ``F``, ``F2`` and ``j`` may carry several counts per cell along a first axis."""
+    order = np.argsort(-np.asarray(steps), kind="stable")
+    pmf, F, F2, j = (np.array(v, dtype=np.float64)[..., order] for v in (pmf, F, F2, j))
+    M = np.asarray(M, dtype=np.float64)[order]
+    st = np.asarray(steps)[order]
     top = int(st[0]) if st.size else 0
     for s in range(1, top + 1):
         act = int(np.searchsorted(-st, -s, side="right"))   # st sorted descending
         k = M[:act] - (s - 1)
-        pmf[:act] *= np.maximum(k - j[:act], 0.0) / k * p.inv_q
-        F[:act] += p.rho * pmf[:act]
-        F2[:act] += p.rho * F[:act]
+        pmf[..., :act] *= np.maximum(k - j[..., :act], 0.0) / k * p.inv_q
+        F[..., :act] += p.rho * pmf[..., :act]
+        F2[..., :act] += p.rho * F[..., :act]
     back = np.empty_like(order)
     back[order] = np.arange(order.size)
-    return F[back], F2[back]
+    return F[..., back], F2[..., back]
 
 
 def _chunk_tables(rows: Rows, chunk: list, kind: str = "inner") -> dict:
