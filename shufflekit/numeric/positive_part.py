@@ -907,26 +907,32 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
 
 def row_chunks(rows: Rows, uniq: np.ndarray, inv: np.ndarray):
     """Rows ``uniq`` (the cells' rows are ``uniq[inv]``) in chunks of about
-    :data:`INNER_CHUNK` table floats: yields ``(chunk, cells, index, starts)``, with ``cells``
-    the cells of the chunk, ``index`` each one's row within the chunk and ``starts`` where
-    each row's cells begin in ``cells``."""
-    order, starts = group_starts(inv, uniq.size)
-    t = 0
+    :data:`INNER_CHUNK` table floats: yields ``(chunk, cells, index)``, with ``cells`` the
+    cells of the chunk and ``index`` each one's row within the chunk (a single chunk keeps
+    the cells in their own order, with no sort)."""
+    chunks, t = [], 0
     while t < uniq.size:
         chunk, floats = [], 0
         while t < uniq.size and (not chunk or floats < INNER_CHUNK):
-            row = rows.meta(int(uniq[t]))
-            chunk.append(row)
-            floats += row.size
+            chunk.append(rows.meta(int(uniq[t])))
+            floats += chunk[-1].size
             t += 1
-        t0 = t - len(chunk)
+        chunks.append(chunk)
+    if len(chunks) == 1:
+        yield chunks[0], np.arange(inv.size), inv
+        return
+    order, starts = group_starts(inv, uniq.size)
+    t0 = 0
+    for chunk in chunks:
+        t = t0 + len(chunk)
         cells = order[starts[t0]:starts[t]]
-        yield chunk, cells, inv[cells] - t0, starts[t0:t] - starts[t0]
+        yield chunk, cells, inv[cells] - t0
+        t0 = t
 
 
 def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> None:
     """:func:`_inner` with the tables of every row (pooled across evaluations)."""
-    for chunk, cells, ri, _ in row_chunks(rows, uniq, inv):
+    for chunk, cells, ri in row_chunks(rows, uniq, inv):
         tb = _chunk_tables(rows, chunk)
         sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
         res.kF = max(res.kF, float(kap_r.max()))
@@ -991,7 +997,7 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
     uniq, inv = dense_unique(anchor_m)
     p = rows.p
     step_err = growth(T, 3 * U + p.inv_q_err)
-    for chunk, cells, ai, group in row_chunks(rows, uniq, inv):
+    for chunk, cells, ai in row_chunks(rows, uniq, inv):
         tb = _chunk_tables(rows, chunk, kind="anchor")
         P, F, F2 = tb["P"], tb["F"], tb["F2"]
         kap_a = tb["kap_r"]
@@ -1004,8 +1010,8 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
         tail3 = np.array([P[o + max(h - l - 2, 0):o + h - l + 1].sum() for o, l, h in
                           zip(offs, lo_r, hi_r)]) * (1 + tb["kap_row"]) * (1 + 4 * U) + tb["t_hi"]
         t_c = tt[cells]
-        # the lowest row of each block (cells come grouped by anchor, every group non-empty)
-        t_max = np.maximum.reduceat(t_c, group)
+        # the lowest row a block may hold: M - (T - 1), or row 0 (the walk's k stays >= 1)
+        t_max = np.minimum(T - 1, Mr)
         wF, wF2 = _walk(P[offs], F[offs], F2[offs], Mr.astype(np.float64),
                         lo_r.astype(np.float64), t_max, p)
         PL = (wF + tb["t_lo"]) * (1 + kr_row)                       # >= P_m(W <= lo)
