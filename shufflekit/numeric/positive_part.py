@@ -1162,6 +1162,33 @@ def settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits):
     return dead, lin, D_up, D_dn, tail
 
 
+def small_bound(later, gl, gh, qq, q0, n, s, xu, ab, r):
+    r"""Upper bound on :math:`\mathbb{E}[S_+]` for states whose mean is negative (``inf`` where
+    it is not, 0 where the dead test holds).
+
+    With :math:`D = x + m\mu < 0` (upper atoms, margins as in :func:`settle_tests`) and
+    Bernstein's :math:`P(S - D \ge u) \le e^{-f(u)}`, :math:`f(u) = u^2/(2(m\sigma^2 + bu/3))`
+    (convex, increasing):
+    :math:`\mathbb{E}[S_+] = \int_0^\infty P(S>t)\,dt \le \int_{|D|}^\infty e^{-f(u)}du
+    \le e^{-f(|D|)}/f'(|D|)`, with the same relative 1e-6 allowances for the float evaluation."""
+    out = later_law(later, gl, gh, qq, q0)
+    m = (n - s).astype(np.float64)
+    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
+    mu_u, var_u, b_u, dmu_u = out["u"]
+    gmax = max(0.0, max(gh[i] for i in later))
+    dead = (xu + ex + m * gmax) * (1 + 4 * U) <= 0
+    D = (xu + ex + m * (mu_u + dmu_u)) * (1 + 4 * U)
+    u = np.maximum(-D, 0.0)
+    V = m * var_u
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        den = V + b_u * u / 3
+        f = u * u / (2 * den) * (1 - 1e-6)
+        fprime = u * (V + b_u * u / 6) / (den * den) * (1 - 1e-6)
+        bound = np.exp(-f) / fprime * (1 + 1e-6)
+    bound = np.where(D < 0, np.where(np.isfinite(bound), bound, np.inf), np.inf)
+    return np.where(dead, 0.0, bound)
+
+
 def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm, we, wmd, wed,
             gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, kap, floor, settled, budget_m,
             budget_e, runs=None):
@@ -1175,7 +1202,7 @@ def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm,
     if runs is not None and later:
         first, w = _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu,
                                  xd, ab, wm, we, wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0,
-                                 n, r, bits, settled)
+                                 n, r, bits, settled, floor, budget_m, budget_e, kap)
     total = int(w.sum())
     idx = np.repeat(base, w)
     start = np.repeat(np.cumsum(w) - w, w)
@@ -1217,17 +1244,23 @@ def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm,
 
 
 def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd, ab, wm, we,
-                  wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, settled):
+                  wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, settled,
+                  floor=-math.inf, budget_m=None, budget_e=None, kap=0.0):
     r"""Settle whole runs of children of a non-positive level without expanding them.
 
     For a parent with window :math:`[lo, hi]` let :math:`S_k` be the sum given :math:`k` users of
     this atom :math:`g_j`.  Since :math:`g_j` is at most every later atom and 0, turning one
     later user into a :math:`g_j`-user lowers the sum, so (coupling) :math:`S_{k+1}\le S_k`.
 
-    * *Dead tail.*  If the dead test of :func:`_settle` (a proven bound :math:`S_{k_d}\le 0`)
-      holds at :math:`k_d`, then :math:`S_k \le 0` for every :math:`k\ge k_d` (also beyond the
-      window): those children contribute 0 and are not generated.  :math:`k_d` is found by
-      bisection on the test (the test is only ever trusted where it was evaluated).
+    * *Dead or negligible tail.*  If the dead test of :func:`_settle` (a proven bound
+      :math:`S_{k_d}\le 0`) holds at :math:`k_d`, then :math:`S_k \le 0` for every
+      :math:`k\ge k_d` (also beyond the window): those children contribute 0 and are not
+      generated.  Likewise if the parent's weight times the bound :math:`B` of
+      :func:`small_bound` on :math:`\mathbb{E}[(S_{k_d})_+]` is below :math:`2^{floor}`: then
+      :math:`\sum_{k\ge k_d}\mathrm{pmf}(k)\,\mathbb{E}[(S_k)_+]\le B` (each term is at most
+      :math:`\mathbb{E}[(S_{k_d})_+]` and the pmf sums to at most 1), which goes to the upper
+      bound's budget and is dropped from the lower one.  :math:`k_d` is found by bisection on
+      the test (the test is only ever trusted where it was evaluated).
     * *Linear head.*  If the linear test holds at :math:`k_\ell` (tail bound :math:`T`), then for
       :math:`k\le k_\ell`, :math:`\mathbb{E}[(S_k)_-]\le\mathbb{E}[(S_{k_\ell})_-]\le T`, so
       :math:`\mathbb{E}[(S_k)_+]\in[\mathbb{E}S_k, \mathbb{E}S_k + T]`.  The mean is affine in
@@ -1273,12 +1306,31 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
             b = np.where(open_ & ok, mid, b)
             a = np.where(open_ & ~ok, mid, a)
 
-    # dead tail: smallest k with the dead test true (known true at hi)
-    dead_hi = tests(hi)[0]
+    # dead tail: smallest k where the dead test holds, or where the parent's weight times the
+    # bound of small_bound is below 2^floor (then every later child contributes at most that
+    # bound, by the coupling, and the pmf over the run sums to at most 1: one budget term)
+    log_w = np.log2(np.maximum(wm[base], 1e-300)) + we[base]
+
+    def negligible(k, i=slice(None)):
+        kf = k.astype(np.float64)
+        bound = small_bound(later, gl, gh, qq, q0, n, sp[i] + k, xup[i] + gj_hi * kf,
+                            abp[i] + G_abs * kf, r)
+        with np.errstate(divide="ignore"):
+            return (log_w[i] + np.log2(bound) < floor) | (bound == 0), bound
+
+    dead_hi = negligible(hi)[0]
     k_dead = hi + 1
     if np.any(dead_hi):
-        b = bisect(lo - 1, hi, lambda k: tests(k)[0])
+        b = bisect(lo - 1, hi, lambda k: negligible(k)[0])
         k_dead = np.where(dead_hi, b, hi + 1)
+        if budget_m is not None:
+            j = np.where(dead_hi)[0]
+            bound = negligible(k_dead[j], j)[1]
+            pos = bound > 0
+            if np.any(pos):
+                bm, be = np.frexp(wm[base][j[pos]] * bound[pos] * (1 + 4 * U) * (1 + kap))
+                budget_m.append(bm)
+                budget_e.append(be + we[base][j[pos]])
     # linear head: largest k with the linear test true (known true at lo)
     lin_lo = tests(lo)[1] & (k_dead > lo)
     k_lin = lo - 1
