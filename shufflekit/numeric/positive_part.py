@@ -92,7 +92,8 @@ FLOOR_BITS = -1000          # entries below 2^-1000 (scaled) end a window
 SHALLOW_BITS = 48           # depth of the side whose tail is bounded relative to the value
 REL_TARGET = 1e-10          # absolute tail budgets are kept below this fraction of the value
 MAX_BITS = 1800             # deepest window (bits below the mode)
-MAX_CELLS = 60_000_000      # refuse beyond this many outer cells (a time and memory guard:
+MAX_ROW_FLOATS = 200_000_000   # refuse a level whose rows hold more entries (memory guard)
+MAX_CELLS = 60_000_000      # refuse beyond this many expanded outer cells (a time and memory guard:
                             # the settled states of a run are kept, ~100 bytes each)
 TINY_VALUE = 1e-305         # an upper bound below n * 1e-305 (delta < 1e-305) is final
 
@@ -651,7 +652,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     we = np.ones(1, dtype=np.int64)
     kap = 0.0                        # relative error of the weights (upper direction)
     budget_m, budget_e = [], []      # absolute tail terms of the upper bound (scaled pairs)
-    settled = {"um": [], "ue": [], "dm": [], "de": []}
+    settled = {"um": [], "ue": [], "dm": [], "de": [], "cells": [0, max_cells]}
     for pos, j in enumerate(levels):
         later = [gh[i] for i in seq[pos + 1:]]
         positive = gh[j] > 0
@@ -663,16 +664,13 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
             bl, bh = bits, SHALLOW_BITS
         rows = rows_for(rhos[j], bl, bh)
         uniq, inv = np.unique(s, return_inverse=True)
-        # the guard first, from the windows' planned widths (rows are never wider)
-        counts = np.bincount(inv, minlength=uniq.size)
-        planned = int(np.dot(counts, planned_widths(n - uniq, float(rows.p.ball.mid()), bl, bh)))
-        if planned > max_cells:
-            raise OverflowError(f"{planned} cells")
+        # the memory guard first, from the windows' planned widths (rows are never wider);
+        # the time guard counts the children actually expanded (_expand)
+        planned = int(planned_widths(n - uniq, float(rows.p.ball.mid()), bl, bh).sum())
+        if planned > MAX_ROW_FLOATS:
+            raise OverflowError(f"{planned} row entries")
         rl = [rows.meta(n - int(v)) for v in uniq]
         widths = np.array([row.hi - row.lo + 1 for row in rl], dtype=np.int64)[inv]
-        total = int(widths.sum())
-        if total > max_cells:
-            raise OverflowError(f"{total} cells")
         offs, (flat,) = rows.offsets("outer", [n - int(v) for v in uniq])
         lo_of = np.array([row.lo for row in rl], dtype=np.int64)[inv]
         E_of = np.array([row.E for row in rl], dtype=np.int64)[inv]
@@ -1204,6 +1202,9 @@ def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm,
                                  xd, ab, wm, we, wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0,
                                  n, r, bits, settled, floor, budget_m, budget_e, kap)
     total = int(w.sum())
+    settled["cells"][0] += total
+    if settled["cells"][0] > settled["cells"][1]:
+        raise OverflowError(f"{settled['cells'][0]} cells")
     idx = np.repeat(base, w)
     start = np.repeat(np.cumsum(w) - w, w)
     k = np.arange(total) - start + np.repeat(first, w)
