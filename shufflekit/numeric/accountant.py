@@ -193,23 +193,16 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
     delta = check_delta(delta)
     t0 = time.perf_counter()
     kind = Kind(acc.kind)
-    if kind is Kind.UPPER:
-        end = lambda b: b.hi                       # noqa: E731 - certified valid epsilon
-        below = lambda b: b.hi <= delta            # noqa: E731
-    elif kind is Kind.LOWER:
-        end = lambda b: b.lo                       # noqa: E731
-        below = lambda b: not b.lo > delta         # noqa: E731 - not yet certified above
-    else:
-        end = lambda b: b.value                    # noqa: E731
-        below = lambda b: b.value <= delta         # noqa: E731
+    # the end of the delta enclosure that decides "already at or below delta": hi for upper
+    # methods (a certified valid epsilon), lo for lower ones (not yet certified above)
+    end = {Kind.UPPER: lambda b: b.hi, Kind.LOWER: lambda b: b.lo}.get(kind, lambda b: b.value)
     eps_max = float(acc.eps_max)
     log_delta = math.log(delta)
 
     def evaluate(eps: float) -> tuple[bool, float]:
-        b = acc.get_delta(eps)
-        v = float(end(b))
+        v = float(end(acc.get_delta(eps)))
         score = (math.log(v) if v > 0 else -745.0) - log_delta
-        return below(b), score
+        return v <= delta, score
 
     def done(lo: float, hi: float, note: str = "") -> Bound:
         return acc._bound("epsilon", delta, lo, hi, seconds=time.perf_counter() - t0, note=note)

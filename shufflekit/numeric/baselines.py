@@ -496,9 +496,11 @@ class DeltaFunctionAccountant(Accountant):
     """An accountant from a function ``epsilon -> (lo, hi)`` enclosing the method's delta."""
 
     def __init__(self, mech, n: int, *, adjacency: str, method: str, kind: Kind, fn,
-                 certificate: str, pairs: str = "all", eps_max: float | None = None):
+                 certificate: str, pairs: str = "all", eps_max: float | None = None,
+                 monotone: bool = True):
         self.mechanism, self.n, self.adjacency, self.method = mech, n, adjacency, method
         self.kind, self._fn, self.certificate, self.pairs = Kind(kind), fn, certificate, pairs
+        self.monotone = monotone
         self.eps_max = _ldp_eps0(mech) if eps_max is None else eps_max
 
     def get_delta(self, epsilon: float) -> Bound:
@@ -591,12 +593,11 @@ def balle_method(name: str, title: str, ball_of, monotone: bool = True):
     @register(name, kind=Kind.UPPER, supports=finite_ldp,
               summary=f"Balle et al. 2019 {title} bound on the blanket divergence, all pairs")
     def factory(mech, n, *, adjacency="replace-one", **options):
-        acc = DeltaFunctionAccountant(
+        return DeltaFunctionAccountant(
             mech, n, adjacency=adjacency, method=name, kind=Kind.UPPER,
             fn=_ball_fn(lambda e: ball_of(mech, n, e, adjacency)),
-            certificate=f"Balle et al. 2019 Sec. 5 ({title}) over all pairs; Arb")
-        acc.monotone = monotone
-        return acc
+            certificate=f"Balle et al. 2019 Sec. 5 ({title}) over all pairs; Arb",
+            monotone=monotone)
     return factory
 
 

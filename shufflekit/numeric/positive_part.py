@@ -80,7 +80,7 @@ rounded up).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from flint import arb, ctx
@@ -160,64 +160,38 @@ class BinomialRow:
     kappa: float
     r_lo: float
     r_hi: float
+    first: float                # scaled pmf at the edges lo and hi (kept without the array)
+    last: float
 
     @property
     def size(self) -> int:
         return self.hi - self.lo + 1
 
-    @property
-    def first(self) -> float:
-        """Scaled pmf at the low edge ``lo`` (kept when the array is dropped)."""
-        return self._ends[0]
-
-    @property
-    def last(self) -> float:
-        """Scaled pmf at the high edge ``hi``."""
-        return self._ends[1]
-
-    def __post_init__(self):
-        if self.pmf is not None:
-            object.__setattr__(self, "_ends", (float(self.pmf[0]), float(self.pmf[-1])))
-
     def light(self) -> "BinomialRow":
         """The same row without its pmf array (edges and error terms kept)."""
-        row = BinomialRow(self.m, self.lo, self.hi, None, self.E, self.kappa, self.r_lo,
-                          self.r_hi)
-        object.__setattr__(row, "_ends", self._ends)
-        return row
+        return replace(self, pmf=None)
 
 
-def _window(m: int, rho: float, bits_low: float, bits_high: float) -> tuple[int, int, int]:
-    """(mode, lo, hi) from a normal/Bernstein heuristic (the tails are certified afterwards)."""
-    mode = min(m, max(0, int(math.floor((m + 1) * rho))))
-    var = m * rho * (1 - rho)
-
-    def rad(bits):        # Bernstein: P(|N - mean| >= t) <= exp(-t^2 / (2 (var + t/3)))
-        L = bits * math.log(2.0)
-        return L / 3 + math.sqrt(L * L / 9 + 2 * L * var) + 2
-
-    return mode, max(0, int(mode - rad(bits_low))), min(m, int(math.ceil(mode + rad(bits_high))))
-
-
-def planned_widths(m: np.ndarray, rho: float, bits_low: float, bits_high: float) -> np.ndarray:
-    """Widths ``hi - lo + 1`` of the windows :func:`_window` plans for the rows ``m`` (the rows
-    built are never wider): the cell guard, before any row is built."""
+def windows(m, rho: float, bits_low: float, bits_high: float):
+    """``(mode, lo, hi)`` of the rows ``m`` (arrays) from a normal/Bernstein heuristic (the tails
+    are certified afterwards): the windows :func:`binomial_row` builds (never wider, it may cut
+    them at the floor) and the memory guard of :func:`_evaluate` counts before building any."""
     m = np.asarray(m, dtype=np.float64)
     mode = np.clip(np.floor((m + 1) * rho), 0, m)
     var = m * rho * (1 - rho)
 
-    def rad(bits):
+    def rad(bits):        # Bernstein: P(|N - mean| >= t) <= exp(-t^2 / (2 (var + t/3)))
         L = bits * math.log(2.0)
         return L / 3 + np.sqrt(L * L / 9 + 2 * L * var) + 2
 
     lo = np.maximum(0.0, np.trunc(mode - rad(bits_low)))
     hi = np.minimum(m, np.ceil(mode + rad(bits_high)))
-    return (hi - lo + 1).astype(np.int64)
+    return mode.astype(np.int64), lo.astype(np.int64), hi.astype(np.int64)
 
 
 def binomial_row(m: int, p: Param, bits_low: float, bits_high: float) -> BinomialRow:
     """The certified scaled pmf window of Bin(m, rho) (see the module docstring)."""
-    mode, lo, hi = _window(m, float(p.ball.mid()), bits_low, bits_high)
+    mode, lo, hi = (int(v) for v in windows(m, float(p.ball.mid()), bits_low, bits_high))
     ctx.prec = 128
     rho = p.ball
     logpmf = (arb(m + 1).lgamma() - arb(mode + 1).lgamma() - arb(m - mode + 1).lgamma()
@@ -250,7 +224,7 @@ def binomial_row(m: int, p: Param, bits_low: float, bits_high: float) -> Binomia
     # ratio bounds beyond the edges (monotone ratios), rounded up by a relative 1e-12
     r_lo = 0.0 if lo == 0 else lo * p.inv_ratio * (1 + p.inv_ratio_err) / (m - lo + 1) * (1 + 1e-12)
     r_hi = 0.0 if hi == m else (m - hi) * p.ratio * (1 + p.ratio_err) / (hi + 1) * (1 + 1e-12)
-    return BinomialRow(m, lo, hi, pmf, E, kappa, r_lo, r_hi)
+    return BinomialRow(m, lo, hi, pmf, E, kappa, r_lo, r_hi, float(pmf[0]), float(pmf[-1]))
 
 
 @dataclass
@@ -666,7 +640,8 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         uniq, inv = np.unique(s, return_inverse=True)
         # the memory guard first, from the windows' planned widths (rows are never wider);
         # the time guard counts the children actually expanded (_expand)
-        planned = int(planned_widths(n - uniq, float(rows.p.ball.mid()), bl, bh).sum())
+        _, plo, phi = windows(n - uniq, float(rows.p.ball.mid()), bl, bh)
+        planned = int((phi - plo + 1).sum())
         if planned > MAX_ROW_FLOATS:
             raise OverflowError(f"{planned} row entries")
         rl = [rows.meta(n - int(v)) for v in uniq]
@@ -791,7 +766,7 @@ class InnerResult:
         return self.hu_m, self.hu_e, self.hd_m, self.hd_e, self.kF, extra
 
 
-def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float, n: int | None = None):
+def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float, n: int):
     r"""Per cell: :math:`h` at the upper partial sum (upper bound) and at the lower one (lower
     bound), as (mantissa, exponent) pairs, plus the absolute pieces of the upper bound
     (cells whose inner count falls outside its window).
@@ -802,8 +777,7 @@ def _inner(rows: Rows, mprime, x_up, x_dn, cu: float, cd: float, n: int | None =
     res = InnerResult.empty(mprime.size)
     uniq, inv = dense_unique(mprime)
     if uniq.size >= ANCHOR_MIN_ROWS:
-        _inner_anchored(rows, mprime, x_up, x_dn, cu, cd, res,
-                        int(mprime.max()) if n is None else int(n))
+        _inner_anchored(rows, mprime, x_up, x_dn, cu, cd, res, int(n))
     else:
         _inner_tabulated(rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res)
     return res.tuple()
@@ -1137,24 +1111,43 @@ def later_law(later, gl, gh, qq, q0):
     return out
 
 
-def settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits):
-    """Masks ``dead``, ``lin`` and the bounds ``D_up``, ``D_dn``, ``tail`` of :func:`_settle`."""
-    lat = list(later)
-    out = later_law(later, gl, gh, qq, q0)
+def upper_state(law: dict, later, gh, n, s, xu, ab, r):
+    """The upper-atom view of states shared by the settling tests: ``dead`` (the largest
+    remaining atoms cannot make the sum positive), the mean ``D`` (with the float partial sums'
+    error and the later law's mean margin, rounded up), the variance ``V`` and the deviation
+    bound ``b`` of the remaining users (:func:`later_law`)."""
     m = (n - s).astype(np.float64)
     ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
-    mu_u, var_u, b_u, dmu_u = out["u"]
-    mu_d, _, _, dmu_d = out["d"]
-    gmax = max(0.0, max(gh[i] for i in lat))
+    mu_u, var_u, b_u, dmu_u = law["u"]
+    gmax = max(0.0, max(gh[i] for i in later))
     dead = (xu + ex + m * gmax) * (1 + 4 * U) <= 0
-    D_up = (xu + ex + m * (mu_u + dmu_u)) * (1 + 4 * U)
+    D = (xu + ex + m * (mu_u + dmu_u)) * (1 + 4 * U)
+    return dead, D, m * var_u, b_u
+
+
+def bernstein_excess(u, V, b):
+    r""":math:`e^{-f(u)}/f'(u)` for :math:`f(u) = u^2/(2(V + bu/3))` (convex, increasing on
+    :math:`u > 0`), which bounds :math:`\int_u^\infty e^{-f}` and so the mass of a sum with
+    variance :math:`V` and deviations :math:`\le b` beyond :math:`u` from its mean (Bernstein).
+    The exponent is lowered and the result raised by a relative 1e-6, which covers the float
+    evaluation of :math:`f`, exp and log many times over."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        den = V + b * u / 3
+        f = u * u / (2 * den) * (1 - 1e-6)
+        fprime = u * (V + b * u / 6) / (den * den) * (1 - 1e-6)
+        return np.exp(-f) / fprime * (1 + 1e-6)
+
+
+def settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits):
+    """Masks ``dead``, ``lin`` and the bounds ``D_up``, ``D_dn``, ``tail`` of :func:`_settle`."""
+    law = later_law(later, gl, gh, qq, q0)
+    dead, D_up, V, b_u = upper_state(law, later, gh, n, s, xu, ab, r)
+    m = (n - s).astype(np.float64)
+    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
+    mu_d, _, _, dmu_d = law["d"]
     D_dn = (xd - ex + m * (mu_d - dmu_d)) * (1 - 4 * U) - 4 * U * np.abs(m * mu_d)
-    V = m * var_u
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        den = V + b_u * D_up / 3
-        f = D_up * D_up / (2 * den) * (1 - 1e-6)
-        fprime = D_up * (V + b_u * D_up / 6) / (den * den) * (1 - 1e-6)
-        tail = np.exp(-f) / fprime * (1 + 1e-6)
+    tail = bernstein_excess(D_up, V, b_u)
+    with np.errstate(invalid="ignore"):
         lin = (D_up > 0) & (D_dn > 0) & (tail <= 2.0 ** -bits * D_up)
     lin &= ~dead
     return dead, lin, D_up, D_dn, tail
@@ -1164,25 +1157,12 @@ def small_bound(later, gl, gh, qq, q0, n, s, xu, ab, r):
     r"""Upper bound on :math:`\mathbb{E}[S_+]` for states whose mean is negative (``inf`` where
     it is not, 0 where the dead test holds).
 
-    With :math:`D = x + m\mu < 0` (upper atoms, margins as in :func:`settle_tests`) and
-    Bernstein's :math:`P(S - D \ge u) \le e^{-f(u)}`, :math:`f(u) = u^2/(2(m\sigma^2 + bu/3))`
-    (convex, increasing):
+    With :math:`D = x + m\mu < 0` (upper atoms, :func:`upper_state`) and Bernstein's
+    :math:`P(S - D \ge u) \le e^{-f(u)}`:
     :math:`\mathbb{E}[S_+] = \int_0^\infty P(S>t)\,dt \le \int_{|D|}^\infty e^{-f(u)}du
-    \le e^{-f(|D|)}/f'(|D|)`, with the same relative 1e-6 allowances for the float evaluation."""
-    out = later_law(later, gl, gh, qq, q0)
-    m = (n - s).astype(np.float64)
-    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)
-    mu_u, var_u, b_u, dmu_u = out["u"]
-    gmax = max(0.0, max(gh[i] for i in later))
-    dead = (xu + ex + m * gmax) * (1 + 4 * U) <= 0
-    D = (xu + ex + m * (mu_u + dmu_u)) * (1 + 4 * U)
-    u = np.maximum(-D, 0.0)
-    V = m * var_u
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        den = V + b_u * u / 3
-        f = u * u / (2 * den) * (1 - 1e-6)
-        fprime = u * (V + b_u * u / 6) / (den * den) * (1 - 1e-6)
-        bound = np.exp(-f) / fprime * (1 + 1e-6)
+    \le e^{-f(|D|)}/f'(|D|)` (:func:`bernstein_excess`)."""
+    dead, D, V, b_u = upper_state(later_law(later, gl, gh, qq, q0), later, gh, n, s, xu, ab, r)
+    bound = bernstein_excess(np.maximum(-D, 0.0), V, b_u)
     bound = np.where(D < 0, np.where(np.isfinite(bound), bound, np.inf), np.inf)
     return np.where(dead, 0.0, bound)
 
