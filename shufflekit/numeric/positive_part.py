@@ -93,8 +93,10 @@ SHALLOW_BITS = 48           # depth of the side whose tail is bounded relative t
 REL_TARGET = 1e-10          # absolute tail budgets are kept below this fraction of the value
 MAX_BITS = 1800             # deepest window (bits below the mode)
 MAX_ROW_FLOATS = 200_000_000   # refuse a level whose rows hold more entries (memory guard)
-MAX_CELLS = 60_000_000      # refuse beyond this many expanded outer cells (a time and memory guard:
-                            # the settled states of a run are kept, ~100 bytes each)
+MAX_CELLS = 20_000_000      # refuse beyond this many expanded outer cells in one evaluation
+                            # (a time and memory guard: a live cell costs ~250 bytes through the
+                            # inner level, so ~5 GB; 10-RR's deepest Thm 5 sums at n = 1e6
+                            # expand 3.4 million)
 TINY_VALUE = 1e-305         # an upper bound below n * 1e-305 (delta < 1e-305) is final
 
 
