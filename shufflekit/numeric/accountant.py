@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from shufflekit.errors import CannotCertify, InvalidParameter, UnsupportedMethod
 from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.numeric.caller_state import certified_arithmetic, keeps_caller_state
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
 #: Modules that register methods when imported (each calls :func:`register` at import time).
@@ -72,6 +73,16 @@ class Accountant(ABC):
     certificate: str = ""
     monotone: bool = True
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every ``get_delta``/``get_epsilon`` a subclass defines runs at the boundary of
+        :func:`_guarded`: the caller's arithmetic state is kept and a float fast path that
+        leaves its error model gives the trivially valid answer, never a traceback."""
+        super().__init_subclass__(**kwargs)
+        for name in ("get_delta", "get_epsilon"):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, "_guarded", False):
+                setattr(cls, name, _guarded(fn, name))
+
     @abstractmethod
     def get_delta(self, epsilon: float) -> Bound:
         """Bound on delta(epsilon) of the shuffled mechanism."""
@@ -101,6 +112,59 @@ class Accountant(ABC):
                note: str = "", kind: Kind | None = None) -> Bound:
         return Bound(quantity, float(at), float(lo), float(hi), kind or self.kind, self.method,
                      self.adjacency, self.pairs, self.certificate, note, seconds)
+
+
+#: Words every note of the trivial fallback of :func:`_guarded` contains.
+FALLBACK_MARK = "left its proven error model"
+
+
+def _guarded(fn: Callable, name: str) -> Callable:
+    """``fn`` inside :func:`~shufflekit.numeric.caller_state.certified_arithmetic`, with the
+    answer that is valid whatever the mechanism when its arithmetic leaves its error model:
+
+    * ``get_delta``: ``[0, 1]`` for an upper bound (a hockey-stick divergence is at most 1),
+      ``[0, 0]`` for a lower bound;
+    * ``get_epsilon``: ``[0, eps_max]`` for an upper bound (each report is ``eps_max``-DP),
+      ``[0, 0]`` for a lower bound;
+
+    with a note naming the failure; other kinds (and an upper epsilon without a finite
+    ``eps_max``) raise :class:`~shufflekit.errors.CannotCertify`.
+    """
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(self: "Accountant", target: float, *args: Any, **kwargs: Any) -> Bound:
+        with certified_arithmetic():
+            try:
+                return fn(self, target, *args, **kwargs)
+            except ArithmeticError as exc:
+                return _trivially_valid(self, name, target, exc)
+    wrapper._guarded = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+Accountant.get_epsilon = _guarded(Accountant.get_epsilon, "get_epsilon")  # type: ignore[method-assign]
+
+
+def _trivially_valid(acc: "Accountant", name: str, target: float, exc: Exception) -> Bound:
+    """The fallback of :func:`_guarded` (see there)."""
+    why = (f"the {acc.method} arithmetic {FALLBACK_MARK} ({type(exc).__name__}: {exc})")
+    kind = Kind(acc.kind)
+    if name == "get_delta":
+        target = check_epsilon(target)
+        if kind is Kind.UPPER:
+            return acc._bound("delta", target, 0.0, 1.0, note=why + "; delta <= 1 is trivially valid")
+        if kind is Kind.LOWER:
+            return acc._bound("delta", target, 0.0, 0.0, note=why + "; delta >= 0 is trivially valid")
+    else:
+        target = check_delta(target)
+        if kind is Kind.UPPER and math.isfinite(acc.eps_max):
+            return acc._bound("epsilon", target, 0.0, float(acc.eps_max),
+                              note=why + f"; eps0 = {acc.eps_max:g} is trivially valid")
+        if kind is Kind.LOWER:
+            return acc._bound("epsilon", target, 0.0, 0.0,
+                              note=why + "; epsilon >= 0 is trivially valid")
+    raise CannotCertify(why) from None
 
 
 def describe(mechanism: Any) -> dict:
@@ -199,12 +263,19 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
     eps_max = float(acc.eps_max)
     log_delta = math.log(delta)
 
+    fallbacks: list[str] = []      # notes of evaluations answered by the trivial fallback
+
     def evaluate(eps: float) -> tuple[bool, float]:
-        v = float(end(acc.get_delta(eps)))
+        b = acc.get_delta(eps)
+        if FALLBACK_MARK in b.note and not fallbacks:
+            fallbacks.append(b.note)
+        v = float(end(b))
         score = (math.log(v) if v > 0 else -745.0) - log_delta
         return v <= delta, score
 
     def done(lo: float, hi: float, note: str = "") -> Bound:
+        if fallbacks:
+            note = "; ".join(x for x in (note, f"at some epsilon {fallbacks[0]}") if x)
         return acc._bound("epsilon", delta, lo, hi, seconds=time.perf_counter() - t0, note=note)
 
     def unreachable(lo: float) -> Bound:
@@ -363,6 +434,7 @@ def default_method(mechanism: Any) -> str:
     return (certified or applicable)[0].name
 
 
+@keeps_caller_state
 def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str | None = None,
                **options: Any) -> Accountant:
     """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``.

@@ -29,6 +29,7 @@ import numpy as np
 from shufflekit.numeric.gparv_law import float_matrix, ratio_laws
 from shufflekit.errors import CannotCertify
 from shufflekit.validation import check_delta, check_epsilon, check_n
+from shufflekit.numeric.directed_rounding import float_down, float_up
 
 
 def _check_eps0(eps0) -> float:
@@ -206,8 +207,8 @@ def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> 
     Aq, Bq = p - e * (1 - p), 1 - p - e * p
     if Aq.upper() <= 0:
         return 0.0, 0.0
-    a_hi, a_lo = float(Aq.upper()), float(Aq.lower())
-    b_hi, b_lo = float(Bq.upper()), float(Bq.lower())
+    a_hi, a_lo = float_up(Aq), float_down(Aq)
+    b_hi, b_lo = float_up(Bq), float_down(Bq)
     N = n - 1
     outer = rows_for(1 / E0, bits, bits).get(N)
     half = rows_for(arb(0.5), bits, bits)
@@ -239,9 +240,9 @@ def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> 
     hi_sum += budget
     if budget.upper() > REL_TARGET * hi_sum.upper() and bits < 1800 and hi_sum.upper() > 1e-305:
         return clone_enclosure(eps0, n, epsilon, bits=bits + 200)
-    lo_f = float(lo_sum.lower()) if lo_sum.lower() > 0 else 0.0
+    lo_f = float_down(lo_sum) if lo_sum.lower() > 0 else 0.0
     return (math.nextafter(lo_f, 0.0) if lo_f > 0 else 0.0,
-            min(1.0, math.nextafter(float(hi_sum.upper()), math.inf)))
+            min(1.0, math.nextafter(float_up(hi_sum), math.inf)))
 
 
 # ----------------------------------------------------------------- Balle et al.
@@ -543,7 +544,7 @@ def _worst_pair_arb(mech, n: int, epsilon: float, adjacency: str, pair_delta):
     best = arb(0)
     for gam, al, be, w in _arb_parv(mech, adjacency):
         L = [gam * (x - (a + 1) * y) for x, y in zip(al, be)]
-        lmax = max(L, key=lambda b: float(b.upper()))
+        lmax = max(L, key=lambda b: float_up(b))
         if lmax.upper() <= 0:
             continue
         val = pair_delta(gam, w, L, lmax, a)
@@ -555,7 +556,7 @@ def _worst_pair_arb(mech, n: int, epsilon: float, adjacency: str, pair_delta):
 def hoeffding_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-one"):
     """Ball of :func:`hoeffding_delta` (max over pairs), or ``None`` at epsilon = 0."""
     def pair_delta(gam, w, L, lmax, a):
-        lmin = min(L, key=lambda b: float(b.lower()))
+        lmin = min(L, key=lambda b: float_down(b))
         b = arb(lmax.upper() - lmin.lower())  # a ball containing an upper bound on the range
         return (1 / (gam * n)) * (b * b / (4 * a)) * (1 - gam * (1 - (-2 * a * a / (b * b)).exp())) ** n
     return _worst_pair_arb(mech, n, epsilon, adjacency, pair_delta)

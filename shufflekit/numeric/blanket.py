@@ -49,6 +49,7 @@ from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair, is_finite_ldp,
 from shufflekit.numeric.positive_part import expected_positive_part
 from shufflekit.errors import CannotCertify
 from shufflekit.validation import check_delta, check_epsilon, check_n
+from shufflekit.numeric.directed_rounding import float_down, float_up
 
 UNIT = 2.0 ** -53               # float64 unit round-off
 ATOM_RADIUS = 2.0 ** -38        # relative radius of alpha, beta (see the module docstring)
@@ -61,7 +62,7 @@ def atom_interval(alpha, beta, epsilon: float, radius: float = ATOM_RADIUS):
     from an Arb ball; the float operations are covered by an extra :math:`8u` margin)."""
     ctx.prec = 128
     E = arb(epsilon).exp()
-    e_lo, e_hi = float(E.lower()), float(E.upper())
+    e_lo, e_hi = float_down(E), float_up(E)
     e_lo, e_hi = math.nextafter(e_lo, 0.0), math.nextafter(e_hi, math.inf)
     a, b = np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float)
     slack = 8 * UNIT * (np.abs(a) * (1 + radius) + e_hi * np.abs(b) * (1 + radius))
@@ -87,8 +88,8 @@ def expectation_enclosure(g_lo, g_hi, q, q0: float, n: int, eta: float):
     f_lo = (1 - arb(eta)) ** n
     hi = res.hi * f_hi / n
     lo = res.lo * f_lo / n
-    return (math.nextafter(float(lo.lower()), 0.0) if lo > 0 else 0.0,
-            min(1.0, math.nextafter(float(hi.upper()), math.inf)))
+    return (math.nextafter(float_down(lo), 0.0) if lo > 0 else 0.0,
+            min(1.0, math.nextafter(float_up(hi), math.inf)))
 
 
 def law_enclosure(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float]:

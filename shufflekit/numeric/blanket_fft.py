@@ -75,6 +75,7 @@ from flint import acb, arb, ctx, fmpq
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.validation import check_n, check_real
+from shufflekit.numeric.directed_rounding import float_down, float_up
 
 UNIT = 2.0 ** -53                 # float64 unit round-off
 ARB_PREC = 128                    # working precision of the ball arithmetic (bits)
@@ -384,7 +385,7 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
     terms_up = np.exp(ys * (1 - LOG_PAD))
     rest_after = tail_low + np.append(np.cumsum(terms_up[::-1])[::-1], 0.0) * pad
     m = min(len(ys), FIRST_FREQUENCIES)
-    Mn_up = float(Mn.upper())
+    Mn_up = float_up(Mn)
     while True:
         nsel = m
         if nsel > MAX_EXACT_FREQUENCIES:
@@ -420,7 +421,7 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
         total = arb(0)
         for w, m in zip(ws, mult):
             total += int(m) * (cache[w] * _hhat(w, N, v0, tl, lA, cA)).real
-        restH = 2 * rest * float(h0.upper()) * (1 + 4 * UNIT)
+        restH = 2 * rest * float_up(h0) * (1 + 4 * UNIT)
         main = (total + arb(0, restH)) / N
         if upper:
             val = (Mn * main + _chernoff_shift(law.d, law.q, n, c)) * (1 + arb(eta)) ** n / n
@@ -433,7 +434,7 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
         # accept when the bounded remainder is small against the value, or nothing is left;
         # else take the fewest frequencies whose remainder bound is small enough
         goal = 1e-6 * abs(float(val.mid())) * n
-        hup = float(h0.upper())
+        hup = float_up(h0)
         if Mn_up * 2 * rest * hup / N <= goal or m == len(ys):
             return val, c, nsel
         ok = np.nonzero(Mn_up * 2 * rest_after * hup / N <= goal)[0]
@@ -652,7 +653,7 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
                     raise
                 l *= 0.6180339887
         if not upper:
-            val = arb(max(float(val.lower()), 0.0))
+            val = arb(max(float_down(val), 0.0))
         l = law.l
         return LatticeEvaluation(val, l, N, t, c, nf, upper)
     finally:
@@ -675,10 +676,10 @@ def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
         zero_mass = max(0.0, 1.0 - float(q[g != 0].sum()))
         q = np.where(g == 0, 0.0, q)
     up = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=True)
-    hi = float(up.value.upper())
+    hi = float_up(up.value)
     try:
         lo_eval = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=False)
-        lo = float(lo_eval.value.lower())
+        lo = float_down(lo_eval.value)
     except CannotCertify:
         lo = 0.0
     lo = min(max(lo, 0.0), hi)
@@ -760,8 +761,8 @@ class BlanketFFTAccountant(Accountant):
             ev = lattice_delta(g, q, self.n, zero_mass=law.zero_mass, margins=mg, l=self.l,
                                rel_loss=self.rel_loss, max_grid=self.max_grid)
             evals.append(ev)
-            lo = max(lo, float(ev.value.lower()))
-            hi = max(hi, float(ev.value.upper()))
+            lo = max(lo, float_down(ev.value))
+            hi = max(hi, float_up(ev.value))
         return max(lo, 0.0), min(hi, 1.0), evals
 
     def get_delta(self, epsilon: float) -> Bound:

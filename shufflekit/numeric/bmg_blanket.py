@@ -86,8 +86,8 @@ import numpy as np
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric import radix2_fft as fft
-from shufflekit.numeric.lognormal_lattice import (AffineLognormal, discretise, truncation_points,
-                                                  upper_float)
+from shufflekit.numeric.directed_rounding import float_up
+from shufflekit.numeric.lognormal_lattice import AffineLognormal, discretise, truncation_points
 from shufflekit.validation import check_epsilon, check_n
 
 U = fft.UNIT
@@ -355,7 +355,7 @@ def local_delta(params: tuple) -> float:
         scale = abs(b) * (m + s * s / 2).exp()
         fa, fb = float(params[0]), float(params[1])      # signs decide the branch
         if fb == 0:
-            val = arb(max(upper_float(a), 0.0))           # L = a
+            val = arb(max(float_up(a), 0.0))           # L = a
         elif fb > 0:
             if fa >= 0:
                 val = abs(a) + scale                      # L_+ <= |a| + bW
@@ -364,10 +364,10 @@ def local_delta(params: tuple) -> float:
                 val = scale * phi(s - z) + a * phi(-z)
         else:
             if fa <= 0:                                   # L < a <= 0 up to the ball of a
-                return max(upper_float(a), 0.0)
+                return max(float_up(a), 0.0)
             z = ((a / -b).log() - m) / s                  # L > 0 <=> Z < z
             val = a * phi(z) - scale * phi(z - s)
-        hi = upper_float(val)
+        hi = float_up(val)
         return min(max(hi, 0.0), 1.0) if math.isfinite(hi) else 1.0
     finally:
         flint.ctx.prec = old

@@ -21,9 +21,10 @@ A :class:`Bound` on :math:`\delta(\varepsilon)` (or on :math:`\varepsilon(\delta
 :attr:`Bound.value` is the end that is safe to publish: ``hi`` for an upper bound, ``lo``
 for a lower bound, the midpoint otherwise.
 
-Ball arithmetic: :func:`interval_of_arb` turns a python-flint ``arb`` ball into a float
-interval rounded outward (one ``nextafter`` past the correctly rounded endpoints), so a
-value computed in Arb keeps its certificate when it is reported as floats.
+Ball arithmetic: :func:`~shufflekit.numeric.directed_rounding.interval_of_arb` turns a
+python-flint ``arb`` ball into the tightest float interval containing it (exact comparisons,
+no underflow to the unsafe side), so a value computed in Arb keeps its certificate when it is
+reported as floats.
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ from enum import Enum
 from typing import Any, Literal
 
 from shufflekit.errors import InvalidParameter
+from shufflekit.numeric.directed_rounding import (float_down, float_up,  # noqa: F401
+                                                  interval_of_arb, round_down, round_up)
 
 
 class Kind(str, Enum):
@@ -52,27 +55,6 @@ class Kind(str, Enum):
 CERTIFIED_KINDS = (Kind.UPPER, Kind.LOWER, Kind.EXACT)
 
 Quantity = Literal["delta", "epsilon"]
-
-
-def round_down(x: float) -> float:
-    """The float just below ``x`` (``x`` itself for -inf/nan)."""
-    return math.nextafter(x, -math.inf) if math.isfinite(x) else x
-
-
-def round_up(x: float) -> float:
-    """The float just above ``x`` (``x`` itself for +inf/nan)."""
-    return math.nextafter(x, math.inf) if math.isfinite(x) else x
-
-
-def interval_of_arb(ball: Any) -> tuple[float, float]:
-    """Float interval ``[lo, hi]`` containing every point of the Arb ball ``ball``.
-
-    ``float()`` of an exact Arb endpoint rounds to nearest, so one more step outward makes
-    the interval contain the endpoint whatever the rounding direction was.
-    """
-    if not ball.is_finite():
-        return -math.inf, math.inf
-    return round_down(float(ball.lower())), round_up(float(ball.upper()))
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from flint import arb, ctx
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.validation import check_epsilon, check_n
+from shufflekit.numeric.directed_rounding import float_down, float_up
 
 FLOAT = np.longdouble
 U = float(np.finfo(FLOAT).eps) / 2          # unit round-off of the working type
@@ -114,7 +115,7 @@ def hockey_stick(p: np.ndarray, q: np.ndarray, epsilon: float, rel: float) -> tu
     ``q`` is within relative ``rel`` of the exact value."""
     ctx.prec = 128
     E = arb(epsilon).exp()
-    e_lo, e_hi = FLOAT(float(E.lower())) * (1 - 4 * U), FLOAT(float(E.upper())) * (1 + 4 * U)
+    e_lo, e_hi = FLOAT(float_down(E)) * (1 - 4 * U), FLOAT(float_up(E)) * (1 + 4 * U)
     g = rel + 4 * U                                  # covers the roundings of the scalings below
     up = np.maximum(p * (1 + g) - e_lo * q * (1 - g), 0)
     lo = np.maximum(p * (1 - g) - e_hi * q * (1 + g), 0)

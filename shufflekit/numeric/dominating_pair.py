@@ -75,6 +75,7 @@ from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.accountant import Accountant
 from shufflekit.numeric.bound import Kind, round_up
 from shufflekit.validation import check_real
+from shufflekit.numeric.directed_rounding import float_down, float_up
 
 #: default loss grid: 2^-10 (about 1e-3), a power of two so that i * grid is exact
 DEFAULT_GRID = 2.0 ** -10
@@ -249,7 +250,7 @@ def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = Non
         for j in range(1, len(hull)):
             q = slopes[j] - slopes[j - 1]
             p = hull[j][1] * q
-            lo, hi = float(p.lower()), float(p.upper())
+            lo, hi = float_down(p), float_up(p)
             mid = max(0.0, 0.5 * (lo + hi))
             idx.append(hull[j][0])
             probs.append(mid)

@@ -129,9 +129,13 @@ def multinomial_cube(total: int, w: np.ndarray, size: int | None = None) -> np.n
     with np.errstate(divide="ignore"):
         logw = np.log(w)
     lp = gammaln(total + 1) - gammaln(lastc + 1)
-    for y, g in enumerate(grids):
-        lp = lp - gammaln(g + 1) + (np.where(g > 0, g * logw[y], 0.0) if w[y] == 0 else g * logw[y])
-    lp = lp + (np.where(lastc > 0, lastc * logw[d - 1], 0.0) if w[d - 1] == 0 else lastc * logw[d - 1])
+    # a zero weight has log -inf: 0 * -inf is the intended 0, selected by np.where
+    with np.errstate(invalid="ignore"):
+        for y, g in enumerate(grids):
+            lp = lp - gammaln(g + 1) + (np.where(g > 0, g * logw[y], 0.0) if w[y] == 0
+                                        else g * logw[y])
+        lp = lp + (np.where(lastc > 0, lastc * logw[d - 1], 0.0) if w[d - 1] == 0
+                   else lastc * logw[d - 1])
     cube = np.where(ok, np.exp(lp), 0.0)
     if size == total:
         return cube
@@ -572,7 +576,8 @@ def _binomial_table(n: int, deg: int, p: float, q: float | None = None) -> np.nd
         with np.errstate(divide="ignore", invalid="ignore"):
             lp = (gammaln(N + 1.0) - gammaln(j + 1.0) - gammaln(np.maximum(N - j, 0) + 1.0)
                   + j * math.log(p) + (N - j) * math.log(q))
-        return np.where(j <= N, np.exp(lp), 0.0)
+        # cells with j > N are not in the support (their lp is meaningless): exp only where valid
+        return np.exp(np.where(j <= N, lp, -np.inf))
     T = np.zeros((n + 1, deg))
     if p <= 0.0:
         T[:, 0] = 1.0

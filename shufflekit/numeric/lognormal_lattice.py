@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from shufflekit.numeric.directed_rounding import float_up
 
 U = 2.0 ** -53
 
@@ -118,17 +119,6 @@ class AffineLognormal:
         return (a - t_) * -phi(-z) + scale * phi(s - z)    # L < t  <=>  Z > z
 
 
-def upper_float(ball) -> float:
-    """The smallest float64 not below the upper end of an Arb ``ball`` (``float()`` rounds to nearest)."""
-    from flint import arb
-
-    end = ball.upper()
-    x = float(end)
-    if not math.isfinite(x) or arb(x) >= end:
-        return x
-    return math.nextafter(x, math.inf)
-
-
 def phi(x):
     r""":math:`\Phi(x) = \mathrm{erfc}(-x/\sqrt2)/2` for an Arb ``x``."""
     from flint import arb
@@ -157,10 +147,10 @@ def truncation_points(law: AffineLognormal, budget: float, h: float) -> tuple[fl
     :math:`E[(T_{lo}-L)_+] \le` ``budget`` (float search on the normal quantile; the excess that is
     finally used is recomputed in Arb)."""
     def excess_f(t: float) -> float:
-        return float(law.excess_arb(t).upper())
+        return float_up(law.excess_arb(t))
 
     def shortfall_f(t: float) -> float:
-        return float(law.shortfall_arb(t).upper())
+        return float_up(law.shortfall_arb(t))
 
     hi_z = 1.0 if law.b > 0 else -1.0
     z = 0.0
@@ -278,5 +268,5 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
     p = np.maximum(p, 0.0)                          # exact masses are >= 0: clipping moves closer
     exc = law.excess_arb(k1 * h)
     short = law.shortfall_arb(k0 * h)
-    return LatticeLaw(h, k0, p, max(upper_float(exc), 0.0), l1 * (1 + 1e-10),
-                      max(float(short.upper()), 0.0))
+    return LatticeLaw(h, k0, p, max(float_up(exc), 0.0), l1 * (1 + 1e-10),
+                      max(float_up(short), 0.0))

@@ -84,6 +84,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 from flint import arb, ctx
+from shufflekit.numeric.directed_rounding import float_down, float_up
 
 U = 2.0 ** -53
 LOG2E = 1.0 / math.log(2.0)
@@ -131,16 +132,19 @@ class Param:
     inv_q_err: float = 0.0
 
     @classmethod
-    def of(cls, ball: arb) -> "Param":
+    def of(cls, ball: arb, comp: arb | None = None) -> "Param":
+        r"""The parameter :math:`\rho` (ball ``ball``); ``comp`` encloses :math:`1-\rho` when
+        it is known without cancellation (default: ``1 - ball``)."""
         ctx.prec = 128
-        r = ball / (1 - ball)
-        ir = (1 - ball) / ball
-        iq = 1 / (1 - ball)
+        comp = 1 - ball if comp is None else comp
+        r = ball / comp
+        ir = comp / ball
+        iq = 1 / comp
         rf, irf, iqf, pf = float(r.mid()), float(ir.mid()), float(iq.mid()), float(ball.mid())
 
         def rel(f, b):
-            return float((abs(arb(f) - b) / abs(b)).upper()) + 1e-30
-        lo, hi = float(ball.lower()), float(ball.upper())
+            return float_up((abs(arb(f) - b) / abs(b))) + 1e-30
+        lo, hi = float_down(ball), float_up(ball)
         return cls(ball, rf, rel(rf, r), irf, rel(irf, ir), math.nextafter(lo, -1.0),
                    math.nextafter(hi, 2.0), pf, rel(pf, ball), iqf, rel(iqf, iq))
 
@@ -202,14 +206,17 @@ def binomial_row(m: int, p: Param, bits_low: float, bits_high: float) -> Binomia
     E = int(math.floor(float(logpmf.mid()) * LOG2E)) - SCALE_BITS
     anchor = (logpmf - arb(E) * arb(2).log()).exp()
     a = float(anchor.mid())
-    e0 = float((abs(arb(a) - anchor) / anchor).upper()) + U
+    e0 = float_up((abs(arb(a) - anchor) / anchor)) + U
     # upward ratios (k -> k+1) and downward (k -> k-1), float
     ku = np.arange(mode, hi, dtype=np.float64)            # k = mode .. hi-1
     up = ((m - ku) * p.ratio) / (ku + 1.0)
     kd = np.arange(mode, lo, -1, dtype=np.float64)        # k = mode .. lo+1
     dn = (kd * p.inv_ratio) / (m - kd + 1.0)
-    right = a * np.cumprod(up) if up.size else np.zeros(0)
-    left = a * np.cumprod(dn) if dn.size else np.zeros(0)
+    # products from the anchor outward: every kept entry is the running product itself, so no
+    # intermediate is subnormal before the floor ends the window (a product of ratios alone
+    # would go subnormal long before the scaled entries reach the floor)
+    right = np.cumprod(np.concatenate(([a], up)))[1:] if up.size else np.zeros(0)
+    left = np.cumprod(np.concatenate(([a], dn)))[1:] if dn.size else np.zeros(0)
     floor = 2.0 ** FLOOR_BITS
     # end the window where entries fall below 2^-1000 (never subnormal)
     if right.size and right[-1] < floor:
@@ -390,14 +397,24 @@ class Pool:
 _ROWS: dict = {}
 
 
-def rows_for(p_ball: arb, bits_low: float, bits_high: float) -> Rows:
-    key = (p_ball.mid().str(30), p_ball.rad().str(5), round(bits_low, 3), round(bits_high, 3))
+def rows_for(p_ball: arb, bits_low: float, bits_high: float, comp: arb | None = None) -> Rows:
+    r"""The rows of :math:`\mathrm{Bin}(\cdot, \rho)`, ``p_ball`` enclosing :math:`\rho` and
+    ``comp`` (if given) :math:`1-\rho`; cached under the exact balls (two different
+    :math:`\rho` never share rows)."""
+    key = (_exact_key(p_ball), None if comp is None else _exact_key(comp),
+           round(bits_low, 3), round(bits_high, 3))
     hit = _ROWS.get(key)
     if hit is None:
         if len(_ROWS) > 64:
             _ROWS.clear()
-        hit = _ROWS[key] = Rows(Param.of(p_ball), bits_low, bits_high, {})
+        hit = _ROWS[key] = Rows(Param.of(p_ball, comp), bits_low, bits_high, {})
     return hit
+
+
+def _exact_key(ball: arb) -> tuple:
+    """The ball's midpoint and radius as exact (mantissa, exponent) pairs."""
+    return (tuple(int(v) for v in ball.mid().man_exp()),
+            tuple(int(v) for v in ball.rad().man_exp()))
 
 
 # ------------------------------------------------------------------ scaled sums
@@ -452,10 +469,53 @@ def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | No
 
     ``bits`` fixes the depth of the deep windows; by default it starts at 64 and grows until
     the absolute tail budget is below :data:`REL_TARGET` of the value.
+
+    Atoms of any magnitude (e.g. :math:`e^{100}` at a large local :math:`\varepsilon_0`): the
+    expectation is homogeneous, :math:`\mathbb{E}[(\sum 2^{-s}G_i)_+] = 2^{-s}\,
+    \mathbb{E}[(\sum G_i)_+]`, so atoms outside :math:`[2^{-}` :data:`ATOM_SCALE_BITS`
+    :math:`, 2^{}` :data:`ATOM_SCALE_BITS` :math:`]` are first scaled by an exact power of two
+    to a largest magnitude in :math:`[1/2, 1)` (exact, except that atoms falling into the
+    subnormal range are rounded outward), and the enclosure is scaled back in Arb.  The float
+    tables then hold partial sums of order :math:`n` times rows of order :math:`2^{900}`,
+    far from overflow.
     """
     g_lo, g_hi, q = (np.asarray(a, dtype=np.float64) for a in (g_lo, g_hi, q))
     keep = q > 0
     g_lo, g_hi, q = g_lo[keep], g_hi[keep], q[keep]
+    if g_lo.size == 0:
+        return Positive(arb(0), arb(0), arb(0), 0, 0.0)
+    if not (np.all(np.isfinite(g_lo)) and np.all(np.isfinite(g_hi))):
+        raise ValueError("atoms must be finite")
+    big = float(np.max(np.maximum(np.abs(g_lo), np.abs(g_hi))))
+    shift = 0
+    if big > 0 and not 2.0 ** -ATOM_SCALE_BITS <= big <= 2.0 ** ATOM_SCALE_BITS:
+        shift = math.frexp(big)[1]                      # big * 2^-shift in [1/2, 1)
+        g_lo, g_hi = scaled_atoms(g_lo, g_hi, -shift)
+    res = _expected_positive_part(g_lo, g_hi, q, q0, n, bits, max_cells, shift)
+    if shift == 0:
+        return res
+    ctx.prec = 128
+    f = arb(2) ** shift
+    return Positive(arb((res.lo * f).lower()), arb((res.hi * f).upper()),
+                    arb((res.budget * f).upper()), res.cells, res.bits)
+
+
+ATOM_SCALE_BITS = 32    # atoms whose largest magnitude is outside [2^-32, 2^32] are rescaled
+
+
+def scaled_atoms(g_lo: np.ndarray, g_hi: np.ndarray, e: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(g_lo * 2^e, g_hi * 2^e)`` with every inexact (subnormal) result rounded outward,
+    so the scaled intervals contain the exactly scaled ones; exact zeros stay zero."""
+    lo, hi = np.ldexp(g_lo, e), np.ldexp(g_hi, e)
+    tiny = 2.0 ** -1022
+    lo = np.where((g_lo != 0) & (np.abs(lo) < tiny), np.nextafter(lo, -np.inf), lo)
+    hi = np.where((g_hi != 0) & (np.abs(hi) < tiny), np.nextafter(hi, np.inf), hi)
+    return lo, hi
+
+
+def _expected_positive_part(g_lo, g_hi, q, q0, n, bits, max_cells, shift) -> Positive:
+    """:func:`expected_positive_part` of atoms already in a safe float range (``shift``:
+    the power of two they were scaled by, for the absolute smallness test)."""
     if not np.any(g_hi > 0):
         return Positive(arb(0), arb(0), arb(0), 0, 0.0)
     if not np.any(g_hi < 0):
@@ -467,10 +527,10 @@ def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | No
         return Positive(arb(lo), arb(up.upper()), arb(0), 1, 0.0)
     tiny = _negligible(g_lo, g_hi)
     if np.any(tiny):
-        res = _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells)
+        res = _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells, shift)
         if res is not None:
             return res
-    return _expected(g_lo, g_hi, q, (float(q0),), n, bits, max_cells)
+    return _expected(g_lo, g_hi, q, (float(q0),), n, bits, max_cells, shift)
 
 
 NEGLIGIBLE = 1e-6      # sign-ambiguous atoms this small (relative to the largest) are absorbed
@@ -484,7 +544,7 @@ def _negligible(g_lo: np.ndarray, g_hi: np.ndarray) -> np.ndarray:
     return (g_lo <= 0) & (g_hi >= 0) & (size <= NEGLIGIBLE * big)
 
 
-def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells) -> "Positive | None":
+def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells, shift=0) -> "Positive | None":
     r"""The enclosure with the sign-ambiguous tiny atoms moved into the zero mass.
 
     Write :math:`S = S' + Z`, :math:`S'` the sum with every user of an absorbed atom counted
@@ -512,17 +572,18 @@ def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells) -> "Positive | None":
     elif not np.any(g_hi[keep] < 0):
         return None
     else:
-        base = _expected(g_lo[keep], g_hi[keep], q[keep], parts, n, bits, max_cells)
+        base = _expected(g_lo[keep], g_hi[keep], q[keep], parts, n, bits, max_cells, shift)
     hi = arb((base.hi + add_hi).upper())
-    if float((add_hi + add_lo).upper()) > ABSORB_REL * float(hi.upper()):
+    if float_up((add_hi + add_lo)) > ABSORB_REL * float_up(hi):
         return None
     lo = base.lo - add_lo
     lo = arb(lo.lower()) if lo > 0 else arb(0)
     return Positive(lo, hi, arb((base.budget + add_hi).upper()), base.cells, base.bits)
 
 
-def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
-    """:func:`expected_positive_part` for a law with both signs; ``q0``: the zero mass in parts."""
+def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells, shift: int = 0) -> Positive:
+    """:func:`expected_positive_part` for a law with both signs; ``q0``: the zero mass in parts;
+    ``shift``: the atoms are the true ones times ``2^-shift``."""
     g_lo, g_hi, q = coarsen(g_lo, g_hi, q, n, 64.0 if bits is None else float(bits))
     hint_key = (int(n), q.tobytes(), tuple(q0))
     b = max(64.0, _BITS_HINT.get(hint_key, 64.0)) if bits is None else float(bits)
@@ -538,12 +599,13 @@ def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells) -> Positive:
         if bits is not None or b >= MAX_BITS:
             return res
         hi = res.hi.upper()
-        if res.budget.upper() <= REL_TARGET * hi or hi == 0 or hi < TINY_VALUE * n:
+        if (res.budget.upper() <= REL_TARGET * hi or hi == 0
+                or hi * arb(2) ** shift < TINY_VALUE * n):
             if len(_BITS_HINT) > 256:
                 _BITS_HINT.clear()
             _BITS_HINT[hint_key] = b
             return res
-        need = float(((res.budget.upper() / (REL_TARGET * hi)).log() * LOG2E).upper())
+        need = float_up(((res.budget.upper() / (REL_TARGET * hi)).log() * LOG2E))
         # depths on a 32-bit grid, so that nearby evaluations share their rows
         b = min(MAX_BITS, 32.0 * math.ceil((b + max(32.0, need + 16.0)) / 32.0))
         floor = min(floor, float(res.hi.log().mid()) * LOG2E - b)
@@ -613,10 +675,12 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     rest = sum((arb(float(v)) for v in q0), arb(0))
     q0 = math.fsum(q0)               # float zero mass (heuristics and the settling bounds)
     exact_zero = rest == 0
-    rhos = {}
+    rhos, comps = {}, {}
     for i in reversed(seq):          # rho_j = q_j / (q0 + sum of this and later atoms)
+        before = rest
         rest = rest + qa[i]
         rhos[i] = qa[i] / rest
+        comps[i] = before / rest     # 1 - rho_j without cancellation (rho_j may be 1 - 1e-35)
     cu, cd = -float(gh[inner]), -float(gl[inner])   # |c| for the upper / lower direction
 
     # state arrays: counts-driven partial sums (upper and lower atoms), users used, weight
@@ -638,7 +702,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         else:
             D = float(max(0.0, *later) - gh[j]) if later else float(-gh[j])
             bl, bh = bits, SHALLOW_BITS
-        rows = rows_for(rhos[j], bl, bh)
+        rows = rows_for(rhos[j], bl, bh, comps[j])
         uniq, inv = np.unique(s, return_inverse=True)
         # the memory guard first, from the windows' planned widths (rows are never wider);
         # the time guard counts the children actually expanded (_expand)
@@ -707,7 +771,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
         hd_m, hd_e = np.frexp(np.maximum(xd - ex - cd * mf - e2, 0.0))
         kF, extra = 0.0, None
     else:
-        rows = rows_for(rhos[inner], bits, SHALLOW_BITS)
+        rows = rows_for(rhos[inner], bits, SHALLOW_BITS, comps[inner])
         hu_m, hu_e, hd_m, hd_e, kF, extra = _inner(rows, n - s, xu + ex, xd - ex, cu, cd, n)
     if extra is not None:                           # absolute pieces of the upper bound
         tm, te = np.frexp(wm[extra[0]] * extra[1])

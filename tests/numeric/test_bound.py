@@ -17,15 +17,17 @@ def test_interval_of_arb_contains_the_exact_rational(p, q, e10):
     lo, hi = interval_of_arb(ball)
     exact = Fraction(p, q) * Fraction(10) ** e10
     # floats convert to Fractions exactly, so this comparison has no rounding of its own
-    assert Fraction(lo) <= exact <= Fraction(hi) or (hi == 0.0 and exact < Fraction(2.0**-1074))
-    assert lo <= hi
+    assert Fraction(lo) <= exact <= Fraction(hi)
+    assert 0.0 <= lo <= hi and hi > 0.0          # a positive number never rounds up to 0
 
 
-def test_interval_of_arb_is_strictly_outward():
+def test_interval_of_arb_is_outward_and_never_underflows_to_zero():
+    from fractions import Fraction
+
     lo, hi = interval_of_arb(arb(1) / 3)
-    assert lo < 1 / 3 < hi
-    assert interval_of_arb(arb("1e-400")) == (0.0, math.nextafter(0.0, 1.0)) or \
-        interval_of_arb(arb("1e-400"))[0] <= 0.0 < interval_of_arb(arb("1e-400"))[1]
+    assert Fraction(lo) < Fraction(1, 3) < Fraction(hi)
+    assert interval_of_arb(arb("1e-400")) == (0.0, math.nextafter(0.0, 1.0))
+    assert interval_of_arb(-arb("1e-400")) == (-math.nextafter(0.0, 1.0), 0.0)
 
 
 @pytest.mark.parametrize("kind, expected", [("upper", 0.3), ("lower", 0.1), ("exact", 0.2),
