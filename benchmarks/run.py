@@ -3,6 +3,9 @@
 Usage: ``python benchmarks/run.py [--quick]``.  Each module exposes
 ``run(quick: bool) -> list[dict]`` with rows ``benchmark, target, seconds,
 peak_mb, result, ok``.
+
+Mutation testing of the certified modules is a separate command,
+``python -m benchmarks.mutation`` (see ``benchmarks/mutation.py``).
 """
 from __future__ import annotations
 
