@@ -6,7 +6,8 @@ parses, calls the library, and formats (:mod:`shufflekit.cli.output`).
 
 Exit status: 0 success; 1 ``verify`` found a regression, or an internal error (a bug: one line,
 no traceback unless SHUFFLEKIT_DEBUG=1); 2 bad input (one line on stderr naming
-the parameter, its value and the allowed range); 3 valid input whose bound cannot be certified.
+the parameter, its value and the allowed range); 3 valid input whose bound cannot be certified;
+4 a ``sweep`` finished with failed points; 130 interrupted (Ctrl-C: one line, no traceback).
 """
 from __future__ import annotations
 
@@ -25,12 +26,15 @@ from shufflekit.errors import CannotCertify
 EXIT_BAD_INPUT = 2
 EXIT_CANNOT_CERTIFY = 3
 EXIT_INTERNAL = 1
+EXIT_FAILED_POINTS = sweep.EXIT_FAILED_POINTS
+EXIT_INTERRUPTED = 130
 
 COMMANDS = (listing, verify, mechanism, latex, series, profile, histogram, design, compose, sweep,
             check_expansion)
 
 EPILOG = ("exit status: 0 ok, 1 verify found a regression (or an internal error), 2 bad input, "
-          "3 cannot certify (valid input, no certified bound)")
+          "3 cannot certify (valid input, no certified bound), 4 a sweep finished with failed "
+          "points, 130 interrupted")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -70,6 +74,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every outcome is an exit status and at most one line on stderr."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:              # Ctrl-C anywhere: one line, no traceback
+        print("shufflekit: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -89,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into head
         return 0
+    except KeyboardInterrupt:
+        print(f"shufflekit {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - a bug: one line, no traceback (SHUFFLEKIT_DEBUG=1 shows it)
         if os.environ.get("SHUFFLEKIT_DEBUG"):
             raise

@@ -12,13 +12,9 @@ from tokenize import TokenError
 from typing import Any, Callable
 
 from shufflekit.errors import InvalidParameter
-from shufflekit.validation import check_delta, check_epsilon, check_int, check_real
-
-#: upper limits of integer options whose cost grows with them (documented in --help)
-MAX_N = 10 ** 12
-MAX_D = 10 ** 6
-MAX_K = 10 ** 6
-MAX_EPS0 = 100
+from shufflekit.validation import (DOMAINS, MAX_D, MAX_EPS0, MAX_K, MAX_N, SIGMA_MAX,  # noqa: F401
+                                   SIGMA_MIN, check_int, check_matrix, check_numbers, check_real)
+from shufflekit.validation import central_gaussian_sigma as _central_gaussian_sigma
 
 
 def arg_type(check: Callable[[str], Any], metavar: str) -> Callable[[str], Any]:
@@ -51,121 +47,99 @@ def integer(name: str, lo: int, hi: int) -> Callable[[str], int]:
     return arg_type(lambda t: check_int(name, t, lo, hi), name)
 
 
-def exact(name: str, lo: float | None = None, hi: float | None = None, *, lo_open: bool = False,
-          hi_open: bool = False, integral: bool = False) -> Callable[[str], str]:
-    """A number kept as text so it stays exact (``0.6``, ``1/3``, ``log(3)``), range-checked."""
-    from shufflekit.mechanisms.parameters import as_param
+def domain_type(name: str, shown: str | None = None) -> Callable[[str], Any]:
+    """An argparse type for the documented range ``DOMAINS[name]`` of
+    :mod:`shufflekit.validation` (the ranges sweep specs, schedules and the Python API use);
+    exact parameters keep their text (``1/3``, ``log(3)``)."""
+    domain, label = DOMAINS[name], shown or name
 
-    def check(text: str) -> str:
-        as_param(text, name, low=lo, high=hi, low_open=lo_open, high_open=hi_open,
-                 integer=integral)
-        return text.strip()
+    def check(text: str) -> Any:
+        value = domain.check(label, text)
+        return value.strip() if domain.exact and isinstance(value, str) else value
 
-    return arg_type(check, name)
-
-
-epsilon_type = arg_type(check_epsilon, "epsilon")
-delta_type = arg_type(check_delta, "delta")
-n_type = integer("n", 1, MAX_N)
+    return arg_type(check, label)
 
 
-def numbers(name: str, text: str, lo: float = -math.inf, hi: float = math.inf) -> list[float]:
-    """A comma-separated list of real numbers; an empty entry is an error, not skipped."""
-    parts = text.split(",")
-    if not text.strip():
-        raise InvalidParameter(name, text, "a comma-separated list of numbers", "empty")
-    out = []
-    for i, part in enumerate(parts):
-        if not part.strip():
-            raise InvalidParameter(name, text, "a comma-separated list of numbers",
-                                   f"entry {i + 1} is empty")
-        out.append(check_real(f"{name}[{i + 1}]", part.strip(), lo, hi))
-    return out
+epsilon_type = domain_type("epsilon")
+delta_type = domain_type("delta")
+n_type = domain_type("n")
 
 
-def matrix(text: str) -> list[list[float]]:
-    """Rows separated by ';', entries by ',' (e.g. ``0.7,0.3;0.2,0.8``); no empty entry or row."""
-    rows = text.split(";")
-    out = []
-    for i, row in enumerate(rows):
-        if not row.strip():
-            raise InvalidParameter("matrix", text, "rows 'a,b,...' separated by ';'",
-                                   f"row {i + 1} is empty")
-        out.append(numbers(f"matrix row {i + 1}", row, 0.0, 1.0))
-    return out
+#: comma-separated numbers and ';'-separated matrix rows (parsed in :mod:`shufflekit.validation`)
+numbers = check_numbers
+matrix = check_matrix
 
 
 MECHANISM_HELP = ("mechanism: rr, krr, blh, rappor, oue, hr, joint-krr, privunit, gaussian-local, "
                   "bmg, finite (see `shufflekit list mechanisms`)")
 
 
-def add_mechanism_arguments(p: argparse.ArgumentParser, *, extra_names: tuple[str, ...] = ()
-                            ) -> None:
-    """The mechanism name and its parameters (each checked against its documented range)."""
-    p.add_argument("name", help=MECHANISM_HELP + (f"; also {', '.join(extra_names)}"
-                                                  if extra_names else ""))
-    p.add_argument("--k", type=integer("k", 2, MAX_K), default=None,
-                   help="alphabet size, integer >= 2 (krr, blh, rappor, oue, hr, joint-krr); "
-                        "no default")
-    p.add_argument("--m", type=integer("m", 1, 4), default=None,
+def add_mechanism_arguments(p: argparse.ArgumentParser, *, extra_names: tuple[str, ...] = (),
+                            name_optional: str | None = None) -> None:
+    """The mechanism name and its parameters (each checked against its documented range);
+    ``name_optional`` makes the name optional and says when it may be left out."""
+    text = MECHANISM_HELP + (f"; also {', '.join(extra_names)}" if extra_names else "")
+    if name_optional:
+        p.add_argument("name", nargs="?", default=None, help=f"{text} ({name_optional})")
+    else:
+        p.add_argument("name", help=text)
+    p.add_argument("--k", type=domain_type("k"), default=None,
+                   help=f"alphabet size, integer in [2, {MAX_K}] (krr, blh, rappor, oue, hr, "
+                        "joint-krr); no default")
+    p.add_argument("--m", type=domain_type("m"), default=None,
                    help="number of jointly composed k-RR copies, integer in [1, 4] (joint-krr)")
-    p.add_argument("--eps0", type=exact("eps0", 0, MAX_EPS0, lo_open=True), default=None,
+    p.add_argument("--eps0", type=domain_type("eps0"), default=None,
                    help=f"local epsilon eps0 in (0, {MAX_EPS0}] (nats; exact text such as 1/2 "
                         "or log(3) is kept exact; e^eps0 must fit a float for the numeric "
                         "accountants); no default")
-    p.add_argument("--p", type=exact("p", 0, 1, lo_open=True, hi_open=True), default=None,
+    p.add_argument("--p", type=domain_type("p"), default=None,
                    help="rr: keep probability in [1/2, 1) (instead of --eps0); privunit: cap "
                         "probability in (0, 1)")
-    p.add_argument("--theta", type=exact("theta", -1, 1), default=None,
+    p.add_argument("--theta", type=domain_type("theta"), default=None,
                    help="PrivUnit cap threshold in [-1, 1] ((-1, 1) when d >= 2)")
-    p.add_argument("--d", type=integer("d", 1, MAX_D), default=None,
+    p.add_argument("--d", type=domain_type("d"), default=None,
                    help=f"dimension, integer in [1, {MAX_D}] (privunit: required; "
                         "gaussian-local, bmg: default 1)")
-    p.add_argument("--gamma", type=exact("gamma", 0, 1, lo_open=True), default=None,
+    p.add_argument("--gamma", type=domain_type("gamma"), default=None,
                    help="blanket mass of bmg, in (0, 1]")
-    p.add_argument("--sigma0", type=exact("sigma0", 0, None, lo_open=True), default=None,
+    p.add_argument("--sigma0", type=domain_type("sigma0"), default=None,
                    help="per-report Gaussian standard deviation sigma0 > 0 (gaussian-local, bmg; "
                         "in units of the input norm bound 1)")
     p.add_argument("--matrix", type=arg_type(matrix, "matrix"), default=None,
                    help="finite mechanism: rows (one per input) separated by ';', probabilities "
                         "by ',', each row summing to 1, e.g. '0.7,0.3;0.2,0.8'")
-    p.add_argument("--hash-family", default="all", choices=["all", "nonconstant"],
+    p.add_argument("--hash-family", default="all", choices=list(DOMAINS["hash_family"].choices),
                    help="BLH hash family (default: all)")
-    p.add_argument("--adjacency", default=None, choices=["replace-one", "zero-out"],
+    p.add_argument("--adjacency", default=None, choices=list(DOMAINS["adjacency"].choices),
                    help="neighbouring relation (default: the method's first, replace-one for "
                         "finite mechanisms; continuous mechanisms use zero-out)")
 
 
 def add_sigma_arguments(p: argparse.ArgumentParser) -> None:
     """``--sigma`` (per-user) or ``--noise-multiplier`` (dp_accounting style) of central-gaussian."""
+    top = DOMAINS["noise_multiplier"].hi
     sig = p.add_mutually_exclusive_group()
-    sig.add_argument("--sigma", type=real("sigma", SIGMA_MIN, SIGMA_MAX), default=None,
+    sig.add_argument("--sigma", type=domain_type("sigma"), default=None,
                      help="central-gaussian: the PER-USER sigma of GM(sigma) (seed 000): the "
                           "released mean carries noise N(0, sigma^2/n); this is NOT a noise "
                           f"multiplier (see --noise-multiplier); in [{SIGMA_MIN:g}, {SIGMA_MAX:g}]")
-    sig.add_argument("--noise-multiplier", type=real("noise-multiplier", SIGMA_MIN, 1e12),
+    sig.add_argument("--noise-multiplier", type=domain_type("noise_multiplier", "noise-multiplier"),
                      default=None,
                      help="central-gaussian: dp_accounting-style noise multiplier z = noise sd / "
                           "sensitivity (sensitivity 1/n), i.e. --sigma z/sqrt(n); "
-                          f"in [{SIGMA_MIN:g}, 1e+12]")
-
-
-#: range of the per-user sigma of central-gaussian
-SIGMA_MIN, SIGMA_MAX = 1e-8, 1e8
+                          f"in [{SIGMA_MIN:g}, {top:g}]")
 
 
 def central_gaussian_sigma(sigma: float | None, noise_multiplier: float | None, n: int) -> float:
-    r"""The per-user :math:`\sigma` of :math:`\mathsf{GM}(\sigma)` (seed 000, Sec. 5) from
-    ``--sigma`` or from a noise multiplier :math:`z` (noise sd over sensitivity :math:`1/n`):
-    :math:`\sigma = z/\sqrt n`, so the released mean carries noise
-    :math:`N(0, \sigma^2/n) = N(0, (z/n)^2)`."""
-    if sigma is None and noise_multiplier is None:
-        raise InvalidParameter("sigma", None, "range (0, inf): give --sigma (per-user) or "
-                               "--noise-multiplier")
-    if sigma is not None:
-        return sigma
-    return check_real("sigma = noise-multiplier/sqrt(n)", noise_multiplier / math.sqrt(n),
-                      SIGMA_MIN, SIGMA_MAX)
+    """The per-user sigma of GM(sigma) from --sigma or --noise-multiplier (exactly one; see
+    :func:`shufflekit.validation.central_gaussian_sigma`), named as the options are."""
+    try:
+        return _central_gaussian_sigma(sigma, noise_multiplier, n)
+    except InvalidParameter as exc:
+        if exc.name == "sigma" and exc.value is None:
+            raise InvalidParameter("sigma", None, exc.allowed.split(":")[0] + ": give --sigma "
+                                   "(per-user) or --noise-multiplier") from None
+        raise
 
 
 def build_mechanism(args: argparse.Namespace):
@@ -200,6 +174,10 @@ EXPRESSION_FUNCTIONS = frozenset(
 #: largest exponent of a power of numbers (10**10**10 would never finish)
 MAX_NUMERIC_EXPONENT = 10 ** 4
 MAX_EXPRESSION_CHARS = 500
+#: largest degree of an expression in its variables (see :func:`expression_degree`), and so of
+#: every series a check expands to: series to order 100 take a few seconds, to order 1000
+#: minutes
+MAX_EXPRESSION_DEGREE = 100
 FLOAT_LITERAL = r"\d*\.\d+(?:[eE][-+]?\d+)?|\d+\.(?:[eE][-+]?\d+)?"
 
 
@@ -256,7 +234,33 @@ def check_expression(name: str, text: str) -> str:
             if not size <= MAX_NUMERIC_EXPONENT:
                 raise InvalidParameter(name, text, allowed, "a power of numbers with an exponent "
                                        f"above {MAX_NUMERIC_EXPONENT}")
+    degree = expression_degree(expr)
+    if not degree <= MAX_EXPRESSION_DEGREE:
+        raise InvalidParameter(name, text, allowed, f"of degree {degree:g} in its variables, "
+                               f"above {MAX_EXPRESSION_DEGREE} (series orders are capped there)")
     return text.strip()
+
+
+def expression_degree(expr: Any) -> float:
+    r"""An upper bound on the largest power of a variable in ``expr`` once expanded:
+    a number has degree 0, a variable 1, a sum the largest of its terms', a product the sum of
+    its factors', :math:`b^e` with a number :math:`e` the degree of :math:`b` times
+    :math:`|e|`, any other power or function the sum of its arguments'.  ``x**1000000`` has
+    degree 10^6, ``(1 + x)**3 * x`` degree 4, ``exp(x**2)`` degree 2."""
+    import sympy
+
+    if expr.is_number:
+        return 0.0
+    if isinstance(expr, sympy.Symbol):
+        return 1.0
+    if isinstance(expr, sympy.Add):
+        return max(expression_degree(a) for a in expr.args)
+    if isinstance(expr, sympy.Pow) and expr.exp.is_number:
+        with sympy.evaluate(True):
+            e = abs(complex(sympy.N(expr.exp, 15)))
+        base = expression_degree(expr.base)
+        return base * e if base else 0.0
+    return float(sum(expression_degree(a) for a in expr.args))
 
 
 def expression(name: str) -> Callable[[str], str]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from shufflekit.cli.arguments import EXPRESSION_FUNCTIONS, expression, identifier, integer, real
+from shufflekit.cli.arguments import (EXPRESSION_FUNCTIONS, MAX_EXPRESSION_DEGREE, expression,
+                                      identifier, integer, real)
 from shufflekit.cli.output import add_output_arguments, emit
 from shufflekit.errors import InvalidParameter
 
@@ -42,8 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quantity", type=expression("quantity"),
                    help="q(u), the quantity expanded in a reversion (default: u)")
     p.add_argument("--order", type=expression("order"),
-                   help="exponent p of the claimed O(var^p), a rational such as 3 or -5/2 "
-                        "(default: next derived exponent)")
+                   help="exponent p of the claimed O(var^p), a rational such as 3 or -5/2 with "
+                        f"|p| <= {MAX_EXPRESSION_DEGREE} (default: next derived exponent); every "
+                        f"expression is of degree at most {MAX_EXPRESSION_DEGREE} in its "
+                        "variables (x**1000000 is refused), so every series stays short")
     p.add_argument("--dps", type=integer("dps", MIN_DPS, MAX_DPS), default=50,
                    help=f"decimal digits of every numeric evaluation, integer in [{MIN_DPS}, "
                         f"{MAX_DPS}]")
@@ -72,6 +75,23 @@ def check_pairs(args: argparse.Namespace) -> None:
                                    "two numbers LO < HI")
     if args.inverse_of is not None and args.of is None:
         raise InvalidParameter("of", None, "a variable name (required with --inverse-of)")
+    if args.order is not None:
+        check_order(args.order)
+
+
+def check_order(text: str) -> float:
+    """The value of ``--order``: a number with ``|p| <= MAX_EXPRESSION_DEGREE``."""
+    import sympy
+
+    allowed = f"a number p with |p| <= {MAX_EXPRESSION_DEGREE}, such as 3 or -5/2"
+    try:
+        value = sympy.sympify(text.replace("^", "**"), rational=True)
+        p = float(value) if value.is_number and value.is_real else None
+    except (sympy.SympifyError, TypeError, ValueError, ArithmeticError):
+        p = None
+    if p is None or not abs(p) <= MAX_EXPRESSION_DEGREE:
+        raise InvalidParameter("order", text, allowed)
+    return p
 
 
 def run(args: argparse.Namespace) -> int:

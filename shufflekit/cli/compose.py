@@ -2,61 +2,65 @@
 
 ``shufflekit compose krr --k 10 --eps0 4 --n 100000 --rounds 1000 --delta 1e-6`` prints an
 upper bound on epsilon(delta) of 1000 rounds; ``--schedule`` takes a JSON list of
-heterogeneous rounds, e.g. ``'[{"name": "krr", "k": 10, "eps0": 4, "n": 100000, "rounds": 500},
-{"name": "rr", "eps0": 1, "n": 1000, "rounds": 20}]'`` (MECH is then ignored); ``--lower``
-adds the composed exact-pair lower bound for binary randomized response (``rr``).
+heterogeneous rounds (or a file holding one), e.g. ``'[{"name": "krr", "k": 10, "eps0": 4,
+"n": 100000, "rounds": 500}, {"name": "rr", "eps0": 1, "n": 1000, "rounds": 20}]'`` (MECH is
+then left out), all of one adjacency; ``--lower`` adds the composed exact-pair lower bound for
+binary randomized response (``rr``).
 
-A thin handler: the accountant comes from :mod:`shufflekit.numeric.composition`; the points have
-the shape of ``profile``'s (:meth:`~shufflekit.numeric.bound.Bound.point`).
+A thin handler: the accountant comes from :mod:`shufflekit.numeric.composition`, which also
+checks every round (:func:`~shufflekit.numeric.composition.round_of`); the points have the
+shape of ``profile``'s (:meth:`~shufflekit.numeric.bound.Bound.point`).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 
-from shufflekit.cli import arguments as a
 from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments,
-                                      add_sigma_arguments, arg_type, build_mechanism,
-                                      central_gaussian_sigma, delta_type, epsilon_type, exact,
-                                      integer, matrix, n_type, real, unused_mechanism_options)
+                                      add_sigma_arguments, build_mechanism,
+                                      central_gaussian_sigma, delta_type, domain_type,
+                                      epsilon_type, n_type, unused_mechanism_options)
 from shufflekit.cli.output import add_output_arguments, columns, emit, table
 from shufflekit.errors import InvalidParameter
+from shufflekit.validation import MAX_ROUNDS, MIN_GRID
 
 NAME = "compose"
 HELP = "certified privacy of T composed shuffled rounds (upper, optional exact-pair lower)"
 
 POINT_COLUMNS = ("epsilon", "delta", "bound", "error", "lo", "hi", "method", "seconds", "note")
-#: keys of one round of --schedule besides the mechanism options
-ROUND_KEYS = ("name", "n", "rounds", "method", "adjacency", "sigma", "noise_multiplier")
-SCHEDULE_OPTIONS = (*MECHANISM_OPTIONS, "hash_family")
+#: largest --schedule file read (a schedule is a short list of rounds)
+MAX_SCHEDULE_BYTES = 1 << 20
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from shufflekit.numeric.composition import MAX_ROUNDS
-
-    add_mechanism_arguments(p, extra_names=("central-gaussian",
-                                            "any name when --schedule is given (ignored)"))
+    add_mechanism_arguments(p, extra_names=("central-gaussian",),
+                            name_optional="left out with --schedule")
     p.add_argument("--n", type=n_type, default=None,
-                   help="number of users per round, integer >= 1 (required unless --schedule)")
-    p.add_argument("--rounds", type=integer("rounds", 1, MAX_ROUNDS), default=1,
+                   help="number of users per round, integer in [1, 1e9] (required unless "
+                        "--schedule)")
+    p.add_argument("--rounds", type=domain_type("rounds"), default=1,
                    help=f"number T of identical rounds, integer in [1, {MAX_ROUNDS:.0e}]")
     p.add_argument("--method", default=None,
                    help="accounting method of each round (see `shufflekit list methods`); "
                         "default: the registry's default for the mechanism; central-gaussian: "
                         "exact")
-    p.add_argument("--schedule", default=None, metavar="JSON",
-                   help="heterogeneous rounds instead of MECH: a JSON list of objects, each with "
-                        "'name', 'n', optional 'rounds' (default 1), 'method', 'adjacency', the "
-                        "mechanism options (k, eps0, ...) and, for central-gaussian, 'sigma' or "
-                        "'noise_multiplier'")
+    p.add_argument("--schedule", default=None, metavar="JSON|FILE",
+                   help="heterogeneous rounds instead of MECH: a JSON list of objects (or a file "
+                        "holding one), each with 'name', 'n', optional 'rounds' (default 1), "
+                        "'method', 'adjacency', the mechanism's options (k, eps0, ...) and, for "
+                        "central-gaussian, 'sigma' or 'noise_multiplier' (not both); every "
+                        "round of one adjacency; an unknown key is an error")
     p.add_argument("--epsilon", type=epsilon_type, nargs="+", default=None,
                    help="epsilon values >= 0 (nats): print delta(epsilon) at each")
     p.add_argument("--delta", type=delta_type, nargs="+", default=None,
-                   help="delta values in (0, 1): print epsilon(delta) at each")
-    p.add_argument("--grid", type=real("grid", 0, 1, lo_open=True), default=None,
-                   help="privacy-loss grid in (0, 1] (nats), rounded down to a power of two "
-                        "(default: 2^-10)")
-    p.add_argument("--tail", type=real("tail", 0, 1, lo_open=True, hi_open=True), default=None,
+                   help="delta values in [1e-300, 1): print epsilon(delta) at each")
+    p.add_argument("--grid", type=domain_type("grid"), default=None,
+                   help=f"privacy-loss grid in [2^{math.log2(MIN_GRID):.0f} = "
+                        f"{MIN_GRID:.3g}, 1] (nats), rounded down to a power of two (default: "
+                        "2^-10); the smallest grid keeps one round's loss law within one FFT")
+    p.add_argument("--tail", type=domain_type("tail"), default=None,
                    help="profile level in (0, 1) below which a round's curve becomes mass at "
                         "infinite loss (default: 1e-20)")
     p.add_argument("--lower", action="store_true",
@@ -65,68 +69,45 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_output_arguments(p, ("table", "json", "csv"))
 
 
-def check_key(key: str, value):
-    """One value of a --schedule round, checked with the type of the option of the same name."""
-    from shufflekit.numeric.composition import MAX_ROUNDS
-
-    types = {"n": n_type, "rounds": integer("rounds", 1, MAX_ROUNDS),
-             "k": integer("k", 2, a.MAX_K), "m": integer("m", 1, 4),
-             "eps0": exact("eps0", 0, a.MAX_EPS0, lo_open=True),
-             "p": exact("p", 0, 1, lo_open=True, hi_open=True), "theta": exact("theta", -1, 1),
-             "d": integer("d", 1, a.MAX_D), "gamma": exact("gamma", 0, 1, lo_open=True),
-             "sigma0": exact("sigma0", 0, None, lo_open=True),
-             "matrix": arg_type(matrix, "matrix"),
-             "sigma": real("sigma", a.SIGMA_MIN, a.SIGMA_MAX),
-             "noise_multiplier": real("noise_multiplier", a.SIGMA_MIN, 1e12)}
-    if key not in types:
-        if not isinstance(value, str):
-            raise InvalidParameter(f"schedule {key}", value, "a string")
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise InvalidParameter(f"schedule {key}", value, "a number (or, for matrix, a string)")
+def schedule_text(text: str) -> str:
+    """The JSON of ``--schedule``: the text itself, or the contents of the file it names."""
+    if text.lstrip().startswith(("[", "{")) or not text.strip():
+        return text
+    allowed = "a JSON list of rounds, or a readable file holding one"
+    if not os.path.isfile(text):
+        raise InvalidParameter("schedule", text, allowed, "not JSON, and no such file")
+    if os.path.getsize(text) > MAX_SCHEDULE_BYTES:
+        raise InvalidParameter("schedule", text, allowed,
+                               f"a file larger than {MAX_SCHEDULE_BYTES} bytes")
     try:
-        return types[key](str(value) if not isinstance(value, float) else repr(value))
-    except argparse.ArgumentTypeError as exc:
-        raise InvalidParameter(f"schedule {key}", value, str(exc).split("; allowed ", 1)[-1]
-                               ) from None
+        with open(text, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidParameter("schedule", text, allowed, str(exc)) from None
 
 
 def schedule_rounds(text: str):
-    """The :class:`~shufflekit.numeric.composition.Round` s of a --schedule JSON text."""
-    from shufflekit.mechanisms import make
-    from shufflekit.numeric.composition import Round
+    """The checked :class:`~shufflekit.numeric.composition.Round` s of a --schedule text."""
+    from shufflekit.numeric.composition import round_of
 
     allowed = "a non-empty JSON list of objects with at least 'name' and 'n'"
     try:
-        items = json.loads(text)
+        items = json.loads(schedule_text(text))
     except (json.JSONDecodeError, RecursionError) as exc:
         raise InvalidParameter("schedule", text, allowed, f"not JSON: {exc}") from None
     if not isinstance(items, list) or not items or not all(isinstance(x, dict) for x in items):
         raise InvalidParameter("schedule", text, allowed)
-    out = []
-    for it in items:
-        unknown = set(it) - set(ROUND_KEYS) - set(SCHEDULE_OPTIONS)
-        if "n" not in it or "name" not in it or unknown:
-            raise InvalidParameter("schedule", json.dumps(it), allowed + " and the keys "
-                                   + ", ".join((*ROUND_KEYS, *SCHEDULE_OPTIONS)),
-                                   f"unknown key {sorted(unknown)[0]!r}" if unknown else None)
-        v = {k: check_key(k, x) for k, x in it.items()}
-        if v["name"] == "central-gaussian":
-            mech = {"name": "central-gaussian",
-                    "sigma": central_gaussian_sigma(v.get("sigma"), v.get("noise_multiplier"),
-                                                    v["n"])}
-        else:
-            mech = make(v["name"], **{k: v[k] for k in SCHEDULE_OPTIONS if k in v})
-        out.append(Round(mech, v["n"], v.get("rounds", 1), v.get("method"), v.get("adjacency")))
-    return out
+    return [round_of(it) for it in items]
 
 
 def notes_of(args: argparse.Namespace) -> list[str]:
     """A note for every given option the composition does not use."""
-    if args.schedule:
+    if args.schedule is not None:
         given = [o for o in (*MECHANISM_OPTIONS, "n", "sigma", "noise_multiplier", "method",
                              "adjacency") if getattr(args, o, None) is not None]
         notes = [f"--{o.replace('_', '-')} does not apply with --schedule; ignored" for o in given]
+        if args.name is not None:
+            notes.insert(0, f"MECH {args.name!r} does not apply with --schedule; ignored")
         if args.rounds != 1:
             notes.append("--rounds does not apply with --schedule (give 'rounds' per entry); "
                          "ignored")
@@ -144,34 +125,44 @@ def notes_of(args: argparse.Namespace) -> list[str]:
     return notes
 
 
+def check_request(args: argparse.Namespace) -> None:
+    """Everything that can be checked without computing: a target, a mechanism or a schedule
+    (not both), --n, and what --lower needs."""
+    if args.epsilon is None and args.delta is None:
+        raise InvalidParameter("epsilon/delta", None, "at least one of --epsilon E... or "
+                               "--delta D...")
+    if args.schedule is None:
+        if args.name is None:
+            raise InvalidParameter("name", None, "a mechanism name (MECH), or --schedule")
+        if args.n is None:
+            raise InvalidParameter("n", None, "an integer in [1, 1e9] (--n N)")
+    if args.lower and (args.schedule is not None or args.name != "rr" or args.eps0 is None):
+        raise InvalidParameter("lower", True, "binary randomized response (rr --eps0 E) "
+                               "without --schedule", "the exact pair is known for rr only")
+
+
 def build_payload(args: argparse.Namespace) -> dict:
     from shufflekit.numeric import composition as comp
     from shufflekit.numeric.dominating_pair import DEFAULT_GRID, DEFAULT_TAIL
 
-    if args.epsilon is None and args.delta is None:
-        raise InvalidParameter("epsilon/delta", None, "at least one of --epsilon E... or "
-                               "--delta D...")
+    check_request(args)
     grid = DEFAULT_GRID if args.grid is None else args.grid
     tail = DEFAULT_TAIL if args.tail is None else args.tail
     notes = notes_of(args)
-    if args.schedule:
+    if args.schedule is not None:
         acc = comp.composed_accountant(schedule=schedule_rounds(args.schedule), grid=grid,
                                        tail=tail)
     else:
-        if args.n is None:
-            raise InvalidParameter("n", None, "an integer >= 1 (--n N)")
         if args.name == "central-gaussian":
             mech = {"name": "central-gaussian",
                     "sigma": central_gaussian_sigma(args.sigma, args.noise_multiplier, args.n)}
         else:
             mech = build_mechanism(args)
+        adjacency = None if args.name == "central-gaussian" else args.adjacency   # noted
         acc = comp.composed_accountant(mech, args.n, args.rounds, method=args.method,
-                                       adjacency=args.adjacency, grid=grid, tail=tail)
+                                       adjacency=adjacency, grid=grid, tail=tail)
     accs = [acc]
     if args.lower:
-        if args.schedule or args.name != "rr" or args.eps0 is None:
-            raise InvalidParameter("lower", True, "binary randomized response (rr --eps0 E) "
-                                   "without --schedule", "the exact pair is known for rr only")
         accs.append(comp.exact_pair_lower(exact_float(args.eps0), args.n, args.rounds))
     profiles = [a.profile(epsilons=args.epsilon, deltas=args.delta) for a in accs]
     if len(profiles) == 2:          # say how far the upper bound is above the exact pair
@@ -200,6 +191,8 @@ def exact_float(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     payload = build_payload(args)
     head = {k: payload.get(k) for k in ("method", "kind", "n", "adjacency", "rounds")}
+    if head["n"] is None:
+        head["n"] = "per round (see the schedule)"
     head["loss grid"] = payload["grid"]
     head["round-off budget"] = payload["round_off_budget"]
     text = [table({"mechanism": payload["mechanism"], **head})]

@@ -16,7 +16,7 @@ def add_arguments(de: argparse.ArgumentParser) -> None:
                     help="number of users, integer in [2, 1e9] (required)")
     de.add_argument("--epsilon", type=real("epsilon", 0, 50, lo_open=True), required=True,
                     help="target epsilon in (0, 50] (nats; required)")
-    de.add_argument("--delta", type=delta_type, required=True, help="target delta in (0, 1) (required)")
+    de.add_argument("--delta", type=delta_type, required=True, help="target delta in [1e-300, 1) (required)")
     de.add_argument("--d", type=integer("d", 1, MAX_D), default=1,
                     help=f"dimension, integer in [1, {MAX_D}] (default: 1)")
     de.add_argument("--method", default="certified", choices=["certified", "index"],

@@ -37,7 +37,7 @@ def add_arguments(hi: argparse.ArgumentParser) -> None:
     hi.add_argument("--epsilon", type=epsilon_type, nargs="+", default=None,
                     help="epsilon values >= 0 (nats) at which to print both directed deltas")
     hi.add_argument("--delta", type=delta_type, nargs="+", default=None,
-                    help="delta values in (0, 1) at which to print the epsilons")
+                    help="delta values in [1e-300, 1) at which to print the epsilons")
     add_output_arguments(hi, ("table", "json", "csv"))
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import sympy as sp
-
 from shufflekit.cli.arguments import (add_mechanism_arguments, build_mechanism, epsilon_type,
                                       unused_mechanism_options)
 from shufflekit.cli.output import add_output_arguments, emit
@@ -39,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
 def as_number(value: Any) -> Any:
     """``value`` (a sympy number or its text) as an int if it is an integer, else a float; a
     value that is not a finite real number is returned as text."""
+    import sympy as sp
+
     try:
         x = sp.sympify(value)
     except (sp.SympifyError, TypeError, ValueError):

@@ -25,14 +25,15 @@ POINT_COLUMNS = ("epsilon", "delta", "bound", "lo", "hi", "seconds", "note")
 
 def add_arguments(pr: argparse.ArgumentParser) -> None:
     add_mechanism_arguments(pr, extra_names=("central-gaussian",))
-    pr.add_argument("--n", type=n_type, required=True, help="number of users, integer >= 1 (required)")
+    pr.add_argument("--n", type=n_type, required=True,
+                    help="number of users, integer in [1, 1e9] (required)")
     pr.add_argument("--method", default=None,
                     help="accounting method (see `shufflekit list methods`); default: the "
                          "registry's default for the mechanism; central-gaussian: exact or gdp")
     pr.add_argument("--epsilon", type=epsilon_type, nargs="+", default=None,
                     help="epsilon values >= 0 (nats): print delta(epsilon) at each")
     pr.add_argument("--delta", type=delta_type, nargs="+", default=None,
-                    help="delta values in (0, 1): print epsilon(delta) at each")
+                    help="delta values in [1e-300, 1): print epsilon(delta) at each")
     pr.add_argument("--grid", type=real("grid", 0, math.inf, lo_open=True), default=None,
                     help="lattice step l of the FFT methods, > 0 (default: chosen per epsilon so "
                          "that a heavy GPARV atom lies on the lattice and the rounding loss is "

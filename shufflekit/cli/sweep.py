@@ -5,6 +5,11 @@ A thin handler over :mod:`shufflekit.sweep`.  CSV, JSON Lines and Parquet rows a
 ``json`` and ``table`` are written at the end through the shared output model (standard JSON:
 ``null`` plus ``<key>_note`` for a non-finite number).  Each JSON point starts with the keys of
 ``profile``'s points, in the same order, followed by the sweep's inputs and status.
+
+The spec is checked whole before anything runs (keys, ranges, and the number of points,
+counted before the grid is expanded, also for ``--dry-run``).  A sweep in which some points
+failed still writes every row, prints how many failed, and exits with status
+:data:`EXIT_FAILED_POINTS` (4).
 """
 from __future__ import annotations
 
@@ -29,6 +34,8 @@ TABLE_COLUMNS = ("n", "quantity", "target", "epsilon", "delta", "bound", "method
                  "cached")
 PLOT_SUFFIXES = (".png", ".pdf", ".svg", ".eps", ".ps", ".jpg", ".jpeg", ".tif", ".tiff", ".webp")
 MAX_WORKERS = 1024
+#: exit status of a sweep that finished with failed points (rows with status "error")
+EXIT_FAILED_POINTS = 4
 
 
 def scheduler_address(text: str) -> str:
@@ -60,8 +67,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_output_arguments(p, FORMATS, by_extension=True)
     p.add_argument("--workers", type=integer("workers", 1, MAX_WORKERS), default=None,
                    help=f"worker processes of the local Dask cluster, integer in [1, "
-                        f"{MAX_WORKERS}] (default: one per core); 1 computes serially in this "
-                        "process")
+                        f"{MAX_WORKERS}], at most one per core: more than the cores of this "
+                        "machine is lowered to their number, with a note (default: one per "
+                        "core); 1 computes serially in this process")
     p.add_argument("--scheduler", type=arg_type(scheduler_address, "scheduler"), default=None,
                    metavar="ADDRESS",
                    help="address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 "
@@ -78,6 +86,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the most varied one)")
     p.add_argument("--dry-run", action="store_true",
                    help="print the number of points and the cache hits, compute nothing")
+    p.epilog = (f"{p.epilog or ''}; a sweep with failed points still writes every row (status "
+                f"'error' and the message) and exits {EXIT_FAILED_POINTS}")
 
 
 def output_format(args: argparse.Namespace) -> str:
@@ -113,11 +123,17 @@ def run(args: argparse.Namespace) -> int:
     from shufflekit.sweep import (PointCache, RowWriter, columns_for, default_cache_dir, load_spec,
                                   run_tasks, task_key)
 
+    from shufflekit.sweep.engine import local_workers
+
     if args.output == "-":
         args.output = None
     fmt = output_format(args)
     spec = load_spec(args.spec)
     check_plot(args, spec)
+    if args.scheduler is None:
+        args.workers, note = local_workers(args.workers)
+        if note:
+            print(f"shufflekit sweep: note: {note}", file=sys.stderr)
     cache = PointCache(default_cache_dir() if args.cache_dir is None else
                        __import__("pathlib").Path(args.cache_dir), enabled=not args.no_cache)
     if args.dry_run:
@@ -158,4 +174,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"shufflekit sweep: {summary.total} points ({summary.cached} cached, "
           f"{summary.computed} computed, {summary.errors} errors) in {summary.seconds:.1f} s "
           f"on {summary.scheduler or f'{summary.workers} worker(s)'}", file=sys.stderr)
+    if summary.errors:
+        print(f"shufflekit sweep: {summary.errors} of {summary.total} points failed (rows with "
+              f"status 'error'; the message column says why); exit status {EXIT_FAILED_POINTS}",
+              file=sys.stderr)
+        return EXIT_FAILED_POINTS
     return 0

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Sequence
 from shufflekit.errors import CannotCertify, InvalidParameter, UnsupportedMethod
 from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.numeric.caller_state import certified_arithmetic, keeps_caller_state
-from shufflekit.validation import check_delta, check_epsilon, check_n
+from shufflekit.validation import check_accountant_inputs, check_delta, check_epsilon, check_n
 
 #: Modules that register methods when imported (each calls :func:`register` at import time).
 METHOD_MODULES: tuple[str, ...] = (
@@ -443,7 +443,7 @@ def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str
     finite methods).  Raises :class:`~shufflekit.errors.InvalidParameter` (a ``ValueError``)
     when the method, relation or parameters do not apply, naming what would.
     """
-    n = check_n(n)
+    n = check_accountant_inputs(mechanism, n)     # the documented domain (validation.DOMAINS)
     name = method or default_method(mechanism)
     info = method_info(name)
     why = info.check(mechanism)

@@ -58,9 +58,7 @@ from shufflekit.numeric import radix2_fft as fft
 from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, UNIT, PrivacyLossPmf,
                                                 check_grid, dominating_pair)
 from shufflekit.numeric.radix2_fft import MAX_FFT, sum_up, transform_length
-from shufflekit.validation import check_int, check_n
-
-MAX_ROUNDS = 10 ** 7
+from shufflekit.validation import MAX_ROUNDS, check_int, check_n  # noqa: F401 - MAX_ROUNDS re-exported
 
 
 def convolve(a: PrivacyLossPmf, b: PrivacyLossPmf) -> PrivacyLossPmf:
@@ -249,6 +247,131 @@ class Round:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: keys of a schedule round given as a mapping: the fields of :class:`Round` ...
+ROUND_FIELDS = ("mechanism", "n", "rounds", "method", "adjacency", "options")
+#: ... or, as in the command line's ``--schedule``, a mechanism name and its parameters
+ROUND_KEYS = ("name", "n", "rounds", "method", "adjacency", "sigma", "noise_multiplier")
+ROUND_PARAMETERS = ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix",
+                    "hash_family")
+#: the parameters of the central Gaussian mechanism GM(sigma), given as a mapping
+CENTRAL_GAUSSIAN_KEYS = ("name", "sigma", "noise_multiplier")
+
+
+def _key_error(where: str, key: Any, allowed: Sequence[str], why: str | None = None
+               ) -> InvalidParameter:
+    """An unknown key, with the nearest allowed key when there is one."""
+    import difflib
+
+    near = difflib.get_close_matches(str(key), allowed, n=1)
+    hint = f"did you mean {near[0]!r}?" if near else None
+    return InvalidParameter(f"{where} key", key, "one of " + ", ".join(allowed),
+                            "; ".join(x for x in (why, hint) if x) or None)
+
+
+def _round_value(key: str, value: Any) -> Any:
+    """One value of a schedule round given by name, checked against its documented range."""
+    from shufflekit.validation import DOMAINS, check_matrix
+
+    where = f"schedule {key}"
+    if key in ("name", "method"):
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidParameter(where, value, "a non-empty string")
+        return value.strip()
+    if key == "matrix":
+        return check_matrix(value, where)
+    if key == "adjacency" and not isinstance(value, str):
+        raise InvalidParameter(where, value, DOMAINS[key].allowed)
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise InvalidParameter(where, value, DOMAINS[key].allowed, "a number or a string")
+    return DOMAINS[key].check(where, value)
+
+
+def _named_round(item: Mapping[str, Any]) -> Round:
+    """A round given as ``{"name": ..., "n": ..., <mechanism parameters>}`` (``--schedule``)."""
+    from shufflekit.mechanisms import MECHANISMS, make
+    from shufflekit.validation import central_gaussian_sigma, check_exclusive
+
+    allowed = (*ROUND_KEYS, *ROUND_PARAMETERS)
+    for key in item:
+        if key not in allowed:
+            raise _key_error("schedule", key, allowed, "unknown key")
+    for key in ("name", "n"):
+        if key not in item:
+            raise InvalidParameter(f"schedule {key}", None, "a value in every round (keys "
+                                   "'name' and 'n' are required)")
+    v = {k: _round_value(k, x) for k, x in item.items()}
+    check_exclusive(v, "schedule ")
+    name = v["name"]
+    if name == "central-gaussian":
+        extra = [k for k in v if k in ROUND_PARAMETERS or k == "adjacency"]
+        if extra:
+            raise InvalidParameter(f"schedule {extra[0]}", v[extra[0]], "the keys of "
+                                   "central-gaussian: name, n, rounds, method, sigma or "
+                                   "noise_multiplier", "GM(sigma) has no such parameter")
+        mech: Any = {"name": name, "sigma": central_gaussian_sigma(v.get("sigma"),
+                                                                   v.get("noise_multiplier"),
+                                                                   v["n"])}
+    else:
+        spec = MECHANISMS.get(name)
+        used = () if spec is None else (*spec.required, *spec.optional)
+        for key in ("sigma", "noise_multiplier", *ROUND_PARAMETERS):
+            if key in v and spec is not None and key not in used:
+                raise InvalidParameter(f"schedule {key}", v[key], "the parameters of "
+                                       f"{name}: {', '.join(used) or 'none'}",
+                                       f"{key} does not apply to {name}")
+        mech = make(name, **{k: v[k] for k in ROUND_PARAMETERS if k in v})
+    return Round(mech, v["n"], v.get("rounds", 1), v.get("method"), v.get("adjacency"))
+
+
+def _central_gaussian(mech: Mapping[str, Any], n: int) -> dict:
+    """A central Gaussian description ``{"name", "sigma" or "noise_multiplier"}`` as
+    ``{"name": "central-gaussian", "sigma": per-user sigma}`` (exactly one of the two)."""
+    from shufflekit.validation import central_gaussian_sigma
+
+    for key in mech:
+        if key not in CENTRAL_GAUSSIAN_KEYS:
+            raise _key_error("central-gaussian", key, CENTRAL_GAUSSIAN_KEYS, "unknown key")
+    return {"name": "central-gaussian",
+            "sigma": central_gaussian_sigma(mech.get("sigma"), mech.get("noise_multiplier"), n)}
+
+
+def round_of(item: Round | Mapping[str, Any]) -> Round:
+    """One schedule round, checked before any work: a :class:`Round`, a mapping of its fields,
+    or a mapping ``{"name": ..., "n": ..., <mechanism parameters>}`` as in ``--schedule``.
+    Unknown keys, values outside their documented range (:data:`shufflekit.validation.DOMAINS`)
+    and options that exclude each other (``sigma`` and ``noise_multiplier``) are errors."""
+    from shufflekit.validation import DOMAINS, check, check_accountant_inputs
+
+    if isinstance(item, Mapping):
+        if "name" in item and "mechanism" not in item:
+            item = _named_round(item)
+        else:
+            for key in item:
+                if key not in ROUND_FIELDS:
+                    raise _key_error("schedule", key, ROUND_FIELDS, "unknown key")
+            if "mechanism" not in item or "n" not in item:
+                raise InvalidParameter("schedule", dict(item), "a round with at least "
+                                       "'mechanism' and 'n'")
+            item = Round(**item)
+    if not isinstance(item, Round):
+        raise InvalidParameter("schedule", item, "a list of Round s or of mappings")
+    n, rounds = check("n", item.n), check("rounds", item.rounds)
+    if item.adjacency is not None:
+        DOMAINS["adjacency"].check("adjacency", item.adjacency)
+    if item.method is not None and (not isinstance(item.method, str) or not item.method):
+        raise InvalidParameter("method", item.method, "a registered method name")
+    mech = item.mechanism
+    if is_central_gaussian(mech):
+        if item.adjacency is not None:
+            raise InvalidParameter("adjacency", item.adjacency, "none for central-gaussian",
+                                   "GM(sigma) has one sensitivity (1/n)")
+        if isinstance(mech, Mapping):
+            mech = _central_gaussian(mech, n)
+    else:
+        check_accountant_inputs(mech, n)
+    return Round(mech, n, rounds, item.method, item.adjacency, dict(item.options))
+
+
 def round_accountant(r: Round) -> Accountant:
     """The accountant of one round: the registry, or the central Gaussian adapter below."""
     if is_central_gaussian(r.mechanism):
@@ -264,33 +387,65 @@ def round_accountant(r: Round) -> Accountant:
     return accountant(r.mechanism, r.n, method=r.method, adjacency=r.adjacency, **dict(r.options))
 
 
+#: the adjacency of a round whose mechanism has a single sensitivity (the central Gaussian)
+NO_ADJACENCY = "n/a"
+
+
+def one_adjacency(adjacencies: Sequence[str | None]) -> str:
+    """The one neighbouring relation of a schedule: every round's (``None`` and ``n/a`` are
+    compatible with any); rounds of different relations do not compose into one guarantee."""
+    kinds = sorted({a for a in adjacencies if a not in (None, NO_ADJACENCY)})
+    if len(kinds) > 1:
+        raise InvalidParameter("schedule adjacency", " and ".join(kinds), "one neighbouring relation "
+                               "for every round of a schedule", "a replace-one round and a "
+                               "zero-out round bound different neighbouring datasets; set the "
+                               "same 'adjacency' in every round")
+    return kinds[0] if kinds else NO_ADJACENCY
+
+
+def round_label(r: Round, acc: Accountant) -> dict:
+    """What one round of a schedule is: mechanism, n, repetitions, method and adjacency."""
+    return {**describe(r.mechanism), "n": r.n, "rounds": r.rounds, "method": acc.method,
+            "adjacency": acc.adjacency}
+
+
 def composed_accountant(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
                         method: str | None = None, adjacency: str | None = None,
                         schedule: Sequence[Round] | None = None, grid: float = DEFAULT_GRID,
                         tail: float = DEFAULT_TAIL, **options: Any) -> ComposedAccountant:
     r"""Upper accountant of the composition: ``rounds`` rounds of ``mechanism`` (``n`` users,
-    ``method``), or the heterogeneous ``schedule`` of :class:`Round` s."""
+    ``method``), or the heterogeneous ``schedule`` of :class:`Round` s (or mappings, see
+    :func:`round_of`), all of one adjacency.
+
+    Every input is checked against its documented range before any work, the loss ``grid``
+    too: at least :data:`~shufflekit.validation.MIN_GRID`, so that one round's loss law fits
+    one FFT."""
+    from shufflekit.validation import check
+
     t0 = time.perf_counter()
     sched = _schedule(mechanism, n, rounds, method, adjacency, schedule, options)
-    grid = check_grid(grid)
-    parts, names, total = [], [], 0
-    for r in sched:
-        acc = round_accountant(r)
+    grid = check_grid(check("grid", grid))
+    tail = check("tail", tail)
+    one_adjacency([r.adjacency for r in sched])            # the given ones, before any work
+    accs = [round_accountant(r) for r in sched]
+    adj = one_adjacency([a.adjacency for a in accs])       # and the methods' defaults
+    parts, total = [], 0
+    for r, acc in zip(sched, accs):
         dp = dominating_pair(acc, grid=grid, tail=tail)
         parts.append((dp.pmf, r.rounds))
-        names.append(acc.method)
         total += r.rounds
     pmf = compose_pmfs(parts)
-    first = sched[0]
-    mech = describe(first.mechanism) if len(sched) == 1 else {
-        "schedule": [{**describe(r.mechanism), "n": r.n, "rounds": r.rounds} for r in sched]}
+    names = [a.method for a in accs]
+    mech = describe(sched[0].mechanism) if len(sched) == 1 else {
+        "schedule": [round_label(r, a) for r, a in zip(sched, accs)]}
     method_name = names[0] if len(set(names)) == 1 else "+".join(dict.fromkeys(names))
+    ns = {r.n for r in sched}
     cert = ("dominating pairs (connect-the-dots hull, Arb) composed by a radix-2 FFT with Arb "
             "twiddles and a proven round-off bound (Higham Thm 24.2 with underflow; "
             "Zhu-Dong-Wang 2022, Thm 10)")
-    return ComposedAccountant([pmf], kind=Kind.UPPER, method=method_name, n=first.n,
-                              mechanism=mech, rounds=total,
-                              adjacency=first.adjacency or acc.adjacency, certificate=cert,
+    return ComposedAccountant([pmf], kind=Kind.UPPER, method=method_name,
+                              n=ns.pop() if len(ns) == 1 else None, mechanism=mech,
+                              rounds=total, adjacency=adj, certificate=cert,
                               build_seconds=time.perf_counter() - t0)
 
 
@@ -363,24 +518,30 @@ def compose(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
     Example: ``compose(make("krr", k=10, eps0=4), 100_000, 1000, deltas=[1e-6])``.
     Returns a :class:`~shufflekit.numeric.accountant.PrivacyProfile` of :class:`Bound` s.
     """
+    from shufflekit.validation import check
+
     if not epsilons and not deltas:
         raise InvalidParameter("epsilons/deltas", None, "at least one epsilon or delta")
+    epsilons = [check("epsilon", e) for e in epsilons or ()]     # every target before any work
+    deltas = [check("delta", d) for d in deltas or ()]
     acc = composed_accountant(mechanism, n, rounds, method=method, adjacency=adjacency,
                               schedule=schedule, grid=grid, tail=tail, **options)
     return acc.profile(epsilons=epsilons, deltas=deltas)
 
 
 def _schedule(mechanism, n, rounds, method, adjacency, schedule, options) -> list[Round]:
-    if schedule:
-        out = [r if isinstance(r, Round) else Round(**r) for r in schedule]
-    else:
-        if mechanism is None or n is None:
-            raise InvalidParameter("mechanism/n", (mechanism, n), "a mechanism and n, or a schedule")
-        out = [Round(mechanism, n, rounds, method, adjacency, dict(options))]
-    for r in out:
-        check_n(r.n)
-        check_int("rounds", r.rounds, 1, MAX_ROUNDS)
-    return out
+    """The rounds to compose, each checked by :func:`round_of`."""
+    if schedule is not None:
+        if isinstance(schedule, (str, bytes, Mapping)) or not isinstance(schedule, Sequence) \
+                or not schedule:
+            raise InvalidParameter("schedule", schedule, "a non-empty list of rounds")
+        if mechanism is not None or n is not None:
+            raise InvalidParameter("mechanism/n", (mechanism, n), "a mechanism and n, or a "
+                                   "schedule, not both")
+        return [round_of(r) for r in schedule]
+    if mechanism is None or n is None:
+        raise InvalidParameter("mechanism/n", (mechanism, n), "a mechanism and n, or a schedule")
+    return [round_of(Round(mechanism, n, rounds, method, adjacency, dict(options)))]
 
 
 # ============================================== central Gaussian (adapter over gaussian.py)

@@ -130,16 +130,41 @@ def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
     return t1 - t0, (t3 - t2) if t2 is not None else 0.0
 
 
+def check_workers(requested: int | None) -> int | None:
+    """``requested`` if it is ``None`` or an integer >= 1."""
+    if requested is not None and (isinstance(requested, bool) or not isinstance(requested, int)
+                                  or requested < 1):
+        raise InvalidParameter("workers", requested, "range [1, inf) (integer)")
+    return requested
+
+
+def local_workers(requested: int | None, cores: int | None = None) -> tuple[int, str | None]:
+    """The number of local worker processes, at most one per core, and a note when
+    ``requested`` was more than that (``cores`` defaults to :func:`os.cpu_count`).
+
+    Each worker is one single-threaded process: more of them than cores only share the cores
+    and multiply the memory, and a local cluster much larger than the machine fails to start."""
+    check_workers(requested)
+    cores = max(1, cores or os.cpu_count() or 1)
+    if requested is None:
+        return cores, None
+    if requested > cores:
+        return cores, (f"--workers {requested} is more than the {cores} core(s) of this machine; "
+                       f"using {cores}")
+    return requested, None
+
+
 def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = None,
               scheduler: str | None = None, cache: PointCache | None = None,
               progress: bool = True) -> SweepSummary:
-    """Compute every task (cache first), passing each finished row to ``sink``."""
+    """Compute every task (cache first), passing each finished row to ``sink``; a local
+    cluster has at most one worker per core (:func:`local_workers`)."""
     t0 = time.perf_counter()
     tasks = list(tasks)
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise InvalidParameter("workers", workers, "range [1, inf) (integer)")
-    workers = workers or (os.cpu_count() or 1)
+    if scheduler is None:
+        workers = local_workers(workers)[0]          # at most one per core
+    else:                                            # an existing cluster keeps its own size
+        workers = check_workers(workers) or (os.cpu_count() or 1)
     cache = cache or PointCache(root=None, enabled=False)  # type: ignore[arg-type]
     todo, cached = [], 0
     for index, task in enumerate(tasks):

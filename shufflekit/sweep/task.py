@@ -39,8 +39,12 @@ def task_key(task: Task) -> str:
 @functools.lru_cache(maxsize=64)
 def _mechanism(name: str, params: tuple) -> Any:
     from shufflekit.mechanisms import make
+    from shufflekit.validation import check_matrix
 
-    return make(name, **dict(params))
+    kwargs = dict(params)
+    if isinstance(kwargs.get("matrix"), str):          # kept as text so the task is hashable
+        kwargs["matrix"] = check_matrix(kwargs["matrix"])
+    return make(name, **kwargs)
 
 
 @functools.lru_cache(maxsize=64)

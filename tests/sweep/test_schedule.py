@@ -75,8 +75,8 @@ def test_cheap_curves_stay_whole_and_one_worker_splits_less():
 
 
 def test_ties_keep_the_spec_order():
-    grid = {"grid": [{"mechanism": "krr", "k": 2, "sigma": [1.0, 2.0, 3.0], "n": 100,
-                      "delta": 1e-6}]}
+    grid = {"grid": [{"mechanism": "gaussian-local", "sigma0": [1.0, 2.0, 3.0], "n": 100,
+                      "delta": 1e-6}]}          # no eps0: every point has the same estimate
     batches = plan_batches(indexed(grid), workers=2)
     assert [b[0][0] for b in batches] == [0, 1, 2]
 

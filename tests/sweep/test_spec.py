@@ -41,16 +41,16 @@ def test_targets_and_parameters():
 
 @pytest.mark.parametrize("grid, name", [
     ({"k": 3, "n": 10, "delta": 1e-6}, "mechanism"),
-    ({"mechanism": "krr", "delta": 1e-6}, "n"),
-    ({"mechanism": "krr", "n": 10}, "epsilon/delta"),
-    ({"mechanism": "krr", "n": 10, "delta": 1e-6, "epsilon": 1.0}, "epsilon/delta"),
-    ({"mechanism": "krr", "n": 0, "delta": 1e-6}, "n"),
-    ({"mechanism": "krr", "n": 10, "delta": 2.0}, "delta"),
-    ({"mechanism": "krr", "n": 10, "epsilon": float("nan")}, "epsilon"),
-    ({"mechanism": "krr", "n": 10, "delta": 1e-6, "mode": "diagonal"}, "mode"),
-    ({"mechanism": "krr", "n": [1, 2], "k": [3, 4, 5], "delta": 1e-6, "mode": "zip"}, "mode"),
-    ({"mechanism": "krr", "n": {"logspace": [1, 2]}, "delta": 1e-6}, "n.logspace"),
-    ({"mechanism": "krr", "n": [], "delta": 1e-6}, "n"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "delta": 1e-6}, "n"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": 10}, "epsilon/delta"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": 10, "delta": 1e-6, "epsilon": 1.0}, "epsilon/delta"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": 0, "delta": 1e-6}, "n"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": 10, "delta": 2.0}, "delta"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": 10, "epsilon": float("nan")}, "epsilon"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": 10, "delta": 1e-6, "mode": "diagonal"}, "mode"),
+    ({"mechanism": "krr", "eps0": 1, "n": [1, 2], "k": [3, 4, 5], "delta": 1e-6, "mode": "zip"}, "mode"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": {"logspace": [1, 2]}, "delta": 1e-6}, "n.logspace"),
+    ({"mechanism": "krr", "k": 3, "eps0": 1, "n": [], "delta": 1e-6}, "n"),
 ])
 def test_bad_specs_name_the_entry(grid, name):
     with pytest.raises(InvalidParameter, match=rf"^grid\[0\]\.{name}="):

@@ -149,3 +149,88 @@ def test_ctrl_c_on_two_workers_keeps_finished_rows_and_exits_130(tmp_path):
         alive = [line for line in ps if line.strip() and not line.strip().startswith("Z")]
         time.sleep(0.2)
     assert alive == []
+
+
+FAILING_SPEC = """
+[[grid]]
+mechanism = "krr"
+k = 200000
+eps0 = 1.0
+n = 100
+method = "blanket"
+delta = [1e-6, 1e-7]
+"""
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_failed_points_exit_4_and_say_how_many(tmp_path, capsys, fmt):
+    """k-RR is built up to k = 1e5: both points fail when computed (inside the documented
+    ranges, so the spec itself is valid); every row is still written."""
+    spec = tmp_path / "s.toml"
+    spec.write_text(FAILING_SPEC)
+    out = tmp_path / f"o.{fmt}"
+    code = main(["sweep", str(spec), "-o", str(out), "--workers", "1", "--no-cache"])
+    err = capsys.readouterr().err
+    assert code == 4
+    assert "2 of 2 points failed" in err
+    rows = (list(csv.DictReader(out.open())) if fmt == "csv"
+            else json.loads(out.read_text())["points"])
+    assert [r["status"] for r in rows] == ["error", "error"]
+
+
+def test_exit_status_4_is_documented(capsys):
+    assert main(["sweep", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "4 a sweep finished with failed points" in text and "exits 4" in text
+
+
+HUGE_SPEC = """
+[[grid]]
+mechanism = "krr"
+k = {range = [2, 102, 1]}
+eps0 = {linspace = [0.5, 8, 100]}
+n = {logspace = [2, 6, 1000]}
+method = "blanket"
+delta = 1e-6
+"""
+
+
+def test_dry_run_of_a_ten_million_point_grid_is_refused_at_once(tmp_path, capsys, monkeypatch):
+    import shufflekit.sweep.spec as spec_module
+
+    class NoExpansion:
+        def __getattr__(self, name):
+            raise AssertionError("an axis was expanded")
+
+    monkeypatch.setattr(spec_module, "np", NoExpansion())
+    spec = tmp_path / "s.toml"
+    spec.write_text(HUGE_SPEC)
+    assert main(["sweep", str(spec), "--dry-run", "--cache-dir", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "size=10000000" in err and "at most 100000 points" in err and "\n" not in err
+
+
+def test_more_workers_than_cores_is_lowered_with_a_note(tmp_path, capsys, monkeypatch):
+    import shufflekit.sweep.engine as engine
+
+    seen = []
+    monkeypatch.setattr(engine.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(engine, "_run_dask",
+                        lambda todo, sink, bar, workers, scheduler: seen.append(workers) or (0, 0))
+    spec = tmp_path / "s.toml"
+    spec.write_text(SPEC)
+    code = main(["sweep", str(spec), "--workers", "64", "--no-cache", "-o", str(tmp_path / "o.csv")])
+    assert code == 0 and seen == [2]
+    assert "--workers 64 is more than the 2 core(s) of this machine; using 2" in \
+        capsys.readouterr().err
+
+
+@pytest.mark.parametrize("requested, cores, expected", [
+    (None, 2, (2, None)), (1, 2, (1, None)), (2, 2, (2, None)), (64, 2, (2, "--workers 64")),
+])
+def test_local_workers(requested, cores, expected):
+    from shufflekit.sweep.engine import local_workers
+
+    count, note = local_workers(requested, cores)
+    assert count == expected[0]
+    assert (note is None) if expected[1] is None else note.startswith(expected[1])
