@@ -373,7 +373,7 @@ class MethodInfo:
     supports: Callable[[Any], bool | str]
     adjacencies: tuple[str, ...]
     summary: str
-    default_for: Callable[[Any], bool] | None = None
+    default_for: Callable[[Any, int], bool] | None = None   # (mechanism, n) -> is default
 
     def check(self, mechanism: Any) -> str | None:
         """None if the method applies to ``mechanism``, else the reason it does not."""
@@ -388,8 +388,11 @@ _REGISTRY: dict[str, MethodInfo] = {}
 
 def register(name: str, *, kind: Kind | str, supports: Callable[[Any], bool | str],
              adjacencies: Iterable[str] = ADJACENCIES, summary: str = "",
-             default_for: Callable[[Any], bool] | None = None):
-    """Decorator registering ``factory(mechanism, n, adjacency=..., **options) -> Accountant``."""
+             default_for: Callable[[Any, int], bool] | None = None):
+    """Decorator registering ``factory(mechanism, n, adjacency=..., **options) -> Accountant``.
+
+    ``default_for(mechanism, n)`` says whether the method is the default for ``n`` reports of
+    ``mechanism`` (chosen by cost: a method that answers there)."""
 
     def deco(factory: Callable[..., Accountant]) -> Callable[..., Accountant]:
         _REGISTRY[name] = MethodInfo(name, Kind(kind), factory, supports, tuple(adjacencies),
@@ -421,10 +424,11 @@ def method_info(name: str) -> MethodInfo:
     return _REGISTRY[name]
 
 
-def default_method(mechanism: Any) -> str:
-    """The method used when none is named: the first registered default that applies."""
+def default_method(mechanism: Any, n: int = 1) -> str:
+    """The method used when none is named for ``n`` reports: the first registered default that
+    applies (e.g. the exact ``blanket`` up to its reach in ``n``, ``blanket-fft`` beyond)."""
     for m in methods(mechanism):
-        if m.default_for is not None and m.default_for(mechanism):
+        if m.default_for is not None and m.default_for(mechanism, n):
             return m.name
     applicable = methods(mechanism)
     if not applicable:
@@ -444,7 +448,7 @@ def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str
     when the method, relation or parameters do not apply, naming what would.
     """
     n = check_accountant_inputs(mechanism, n)     # the documented domain (validation.DOMAINS)
-    name = method or default_method(mechanism)
+    name = method or default_method(mechanism, n)
     info = method_info(name)
     why = info.check(mechanism)
     if why is not None:

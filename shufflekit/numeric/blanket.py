@@ -46,7 +46,7 @@ from flint import arb, ctx
 from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
 from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair, is_finite_ldp,  # noqa: F401
                                           RatioLaw, numeric_eps0, ratio_laws)
-from shufflekit.numeric.positive_part import expected_positive_part
+from shufflekit.numeric.positive_part import MAX_EXACT_N, expected_positive_part
 from shufflekit.errors import CannotCertify
 from shufflekit.validation import check_delta, check_epsilon, check_n
 from shufflekit.numeric.directed_rounding import float_down, float_up
@@ -272,13 +272,13 @@ class BlanketExactAccountant(Accountant):
         try:
             lo, hi, law = self._inner.enclosure(epsilon)
         except OverflowError as exc:
-            raise CannotCertify(f"the exact blanket sums need too many cells ({exc}) at "
-                                f"n={self.n}; use the fft method") from None
+            raise CannotCertify(f"the exact blanket sums are out of reach ({exc}) at "
+                                f"n={self.n}; use method blanket-fft") from None
         note = "" if law is None else f"worst pair {law.pairs[0]}"
         return self._bound("delta", epsilon, lo, hi, seconds=time.perf_counter() - t0, note=note)
 
 
-@register("blanket", kind=Kind.UPPER, supports=is_finite_ldp, default_for=lambda m: True,
+@register("blanket", kind=Kind.UPPER, supports=is_finite_ldp, default_for=lambda m, n: n <= MAX_EXACT_N,
           summary="blanket bound of seed 002 (Thm 4) by exact binomial sums")
 def _blanket_exact(mech, n, *, adjacency="replace-one", **options):
     return BlanketExactAccountant(mech, n, adjacency=adjacency, **options)

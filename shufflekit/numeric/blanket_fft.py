@@ -76,6 +76,7 @@ from flint import acb, arb, ctx, fmpq
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.validation import check_n, check_real
 from shufflekit.numeric.directed_rounding import float_down, float_up
+from shufflekit.numeric.positive_part import MAX_EXACT_N
 
 UNIT = 2.0 ** -53                 # float64 unit round-off
 ARB_PREC = 128                    # working precision of the ball arithmetic (bits)
@@ -802,6 +803,7 @@ class BlanketFFTAccountant(Accountant):
 
 
 @register("blanket-fft", kind=Kind.UPPER, supports=is_finite_ldp,
+          default_for=lambda m, n: n > MAX_EXACT_N,
           summary="blanket bound of seed 002 (Thm 4) on a tilted lattice with relative error")
 def _blanket_fft(mech, n, *, adjacency="replace-one", **options):
     return BlanketFFTAccountant(mech, n, adjacency=adjacency, **options)

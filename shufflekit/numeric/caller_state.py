@@ -5,8 +5,10 @@ number of bits, and its float fast paths are proven only while no operation over
 by zero or produces a NaN.  :func:`certified_arithmetic` is the boundary every public numeric
 entry point runs inside:
 
-* python-flint's ``ctx.prec`` and numpy's error state are restored on exit, whatever happened
-  inside (so ``ctx.prec = 300`` before a call is still 300 after it);
+* inside, Arb works at :data:`WORKING_PREC` bits whatever the caller set (results do not
+  depend on the caller's precision); python-flint's ``ctx.prec`` and numpy's error state are
+  restored on exit, whatever happened inside (``ctx.prec = 300`` before a call is still 300
+  after it);
 * numpy *raises* ``FloatingPointError`` on overflow, invalid operations and division by zero
   (underflow is ignored: every kernel treats it explicitly, rounding toward the safe side), so a
   fast path that leaves its error model stops instead of returning an unproven number.  Code
@@ -26,11 +28,16 @@ from flint import ctx
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: The Arb working precision (bits) inside the boundary, whatever the caller's is: a result
+#: does not depend on what the caller set.
+WORKING_PREC = 128
+
 
 @contextmanager
 def certified_arithmetic() -> Iterator[None]:
     """Run the block with numpy traps on; restore ``ctx.prec`` and numpy's state after it."""
     prec = ctx.prec
+    ctx.prec = WORKING_PREC
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
             yield

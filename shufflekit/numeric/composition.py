@@ -54,6 +54,7 @@ import numpy as np
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.accountant import Accountant, PrivacyProfile, accountant, describe
 from shufflekit.numeric.bound import Bound, Kind, round_up
+from shufflekit.numeric.caller_state import keeps_caller_state
 from shufflekit.numeric import radix2_fft as fft
 from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, UNIT, PrivacyLossPmf,
                                                 check_grid, dominating_pair)
@@ -409,6 +410,7 @@ def round_label(r: Round, acc: Accountant) -> dict:
             "adjacency": acc.adjacency}
 
 
+@keeps_caller_state
 def composed_accountant(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
                         method: str | None = None, adjacency: str | None = None,
                         schedule: Sequence[Round] | None = None, grid: float = DEFAULT_GRID,
@@ -507,6 +509,7 @@ def gap_note(upper: Bound, lower: Bound) -> str:
     return f"exact-pair lower bound {l:.6g}; upper is {u - l:.3g} above{rel}"
 
 
+@keeps_caller_state
 def compose(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
             method: str | None = None, adjacency: str | None = None,
             schedule: Sequence[Round] | None = None, epsilons: Sequence[float] | None = None,

@@ -298,7 +298,7 @@ class CentralGaussianAccountant(Accountant):
 
 
 @register("exact", kind=Kind.EXACT, supports=central_gaussian_supported, adjacencies=("n/a",),
-          default_for=lambda m: getattr(m, "name", None) == "central-gaussian",
+          default_for=lambda m, n: getattr(m, "name", None) == "central-gaussian",
           summary="exact central Gaussian profile (Balle-Wang Thm 8), Arb")
 def _central_exact(mech, n, *, adjacency="n/a", **options):
     """Central Gaussian, exact curve in Arb."""

@@ -97,19 +97,23 @@ def lower_delta(mech, epsilon: float, n: int) -> tuple[float, float, Triple]:
     return best_triple(theorem5_laws(mech), epsilon, n)
 
 
-def best_triple(triples, epsilon: float, n: int) -> tuple[float, float, Triple]:
+def best_triple(triples, epsilon: float, n: int, *, skipped: list | None = None
+                ) -> tuple[float, float, Triple]:
     """(lower bound, error, triple) maximised over ``triples``.
 
     A triple whose exact sums are out of reach (too many cells to enumerate) is left out of
     the maximum: the maximum over the others is still a lower bound, only a weaker one.  If
-    every triple is out of reach the bound is the trivial 0.
+    every triple is out of reach the bound is the trivial 0.  The reasons are appended to
+    ``skipped`` when a list is given.
     """
     best = None
     for tr in triples:
         try:
             v, e = lower_of_law(tr.law, epsilon, n)
-        except (OverflowError, CannotCertify):
+        except (OverflowError, CannotCertify) as exc:
             v, e = 0.0, 0.0
+            if skipped is not None:
+                skipped.append(str(exc))
         if best is None or v > best[0]:
             best = (v, e, tr)
     return best
@@ -211,10 +215,15 @@ class Theorem5Accountant(Accountant):
     def get_delta(self, epsilon: float) -> Bound:
         t0 = time.perf_counter()
         epsilon = check_epsilon(epsilon)
-        v, err, tr = self._inner.delta(epsilon)
+        skipped: list[str] = []
+        v, err, tr = best_triple(self._inner.triples, epsilon, self.n, skipped=skipped)
+        note = f"worst triple x0={tr.x0!r}, x1={tr.x1!r}, z={tr.z!r}"
+        if len(skipped) == len(self._inner.triples):
+            note = f"every triple is out of reach ({skipped[0]}): the trivial lower bound 0"
+        elif skipped:
+            note += f"; {len(skipped)} of {len(self._inner.triples)} triples out of reach"
         return self._bound("delta", epsilon, v, min(v + err, 1.0),
-                           seconds=time.perf_counter() - t0,
-                           note=f"worst triple x0={tr.x0!r}, x1={tr.x1!r}, z={tr.z!r}")
+                           seconds=time.perf_counter() - t0, note=note)
 
 
 @register("lower", kind=Kind.LOWER, supports=lower_supported, adjacencies=("replace-one",),

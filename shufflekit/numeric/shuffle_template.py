@@ -107,7 +107,7 @@ def bmg_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
 
 
 @register("gaussian-local-asymptotic", kind=Kind.ASYMPTOTIC, supports=_is("gaussian-local"),
-          adjacencies=("zero-out",), default_for=lambda m: getattr(m, "name", None) == "gaussian-local",
+          adjacencies=("zero-out",), default_for=lambda m, n: getattr(m, "name", None) == "gaussian-local",
           summary="template f_(n,eps)(chi_chua) for the Gaussian local randomizer; rests on the "
                   "open Conjecture 3.2 of Chua et al. (2024)")
 def gaussian_local_asymptotic_accountant(mech, n, *, adjacency="zero-out"):

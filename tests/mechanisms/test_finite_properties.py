@@ -76,9 +76,10 @@ def test_post_processing_with_pushed_blanket_never_decreases_shuffle_indices(dat
     proof: chi_lo(K o R) >= chi_lo(R) and chi_up(K o R) >= chi_up(R)."""
     rows = data.draw(probability_rows())
     m = _mech(rows)
-    # identical rows (chi = oo) are ill-conditioned in floats: K o R's rows then differ by an
-    # ulp and chi comes out near 1e15; that case is checked exactly in the next test
-    assume(math.isfinite(float(m.chi_lo().value)) and math.isfinite(float(m.chi_up().value)))
+    # identical rows (chi = oo) are ill-conditioned in floats: rows that differ by an ulp give
+    # chi near 1/ulp ~ 1e15, which is round-off, not a value (and K o R's ulps differ from R's);
+    # that case is checked exactly in the next test.  1e12 leaves 1e3 ulps of real difference.
+    assume(float(m.chi_lo().value) < 1e12 and float(m.chi_up().value) < 1e12)
     kernel = data.draw(markov_kernels(len(m.outputs)))
     post = m.post_process(kernel, push_blanket=True)
     assert float(post.blanket().gamma) == pytest.approx(float(m.blanket().gamma), rel=REL)

@@ -87,3 +87,17 @@ def test_a_fast_path_leaving_its_error_model_gives_the_trivial_answer(kind, lo, 
     e = Overflowing().get_epsilon(1e-6)
     assert e.kind is kind and "error model" in e.note
     assert e.hi == (2.0 if kind is Kind.UPPER else 0.0)
+
+
+def test_compose_keeps_the_callers_state():
+    before_np = np.geterr()
+    old = ctx.prec
+    try:
+        ctx.prec = 300
+        np.seterr(all="ignore")
+        sk.compose(sk.make("rr", eps0=1), 20, rounds=2, deltas=[1e-3])
+        assert ctx.prec == 300 and np.geterr() == {"divide": "ignore", "over": "ignore",
+                                                   "under": "ignore", "invalid": "ignore"}
+    finally:
+        ctx.prec = old
+        np.seterr(**before_np)
