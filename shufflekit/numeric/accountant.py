@@ -374,6 +374,7 @@ class MethodInfo:
     adjacencies: tuple[str, ...]
     summary: str
     default_for: Callable[[Any, int], bool] | None = None   # (mechanism, n) -> is default
+    options: tuple[str, ...] = ()       # the keyword options the method accepts
 
     def check(self, mechanism: Any) -> str | None:
         """None if the method applies to ``mechanism``, else the reason it does not."""
@@ -388,16 +389,18 @@ _REGISTRY: dict[str, MethodInfo] = {}
 
 def register(name: str, *, kind: Kind | str, supports: Callable[[Any], bool | str],
              adjacencies: Iterable[str] = ADJACENCIES, summary: str = "",
-             default_for: Callable[[Any, int], bool] | None = None):
+             default_for: Callable[[Any, int], bool] | None = None,
+             options: Iterable[str] = ()):
     """Decorator registering ``factory(mechanism, n, adjacency=..., **options) -> Accountant``.
 
     ``default_for(mechanism, n)`` says whether the method is the default for ``n`` reports of
-    ``mechanism`` (chosen by cost: a method that answers there)."""
+    ``mechanism`` (chosen by cost: a method that answers there); ``options`` names the keyword
+    options the method accepts (any other is an error, never silently ignored)."""
 
     def deco(factory: Callable[..., Accountant]) -> Callable[..., Accountant]:
         _REGISTRY[name] = MethodInfo(name, Kind(kind), factory, supports, tuple(adjacencies),
                                      summary or (factory.__doc__ or "").strip().split("\n")[0],
-                                     default_for)
+                                     default_for, tuple(options))
         return factory
 
     return deco
@@ -458,4 +461,24 @@ def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str
     if adj not in info.adjacencies:
         raise InvalidParameter("adjacency", adj, "one of " + ", ".join(info.adjacencies),
                                f"for method {name}")
+    check_options(name, options)
     return info.factory(mechanism, n, adjacency=adj, **options)
+
+
+def check_options(method: str | None, options: Any) -> None:
+    """Every key of ``options`` is an option of ``method`` (of some method when ``method`` is
+    None), else :class:`~shufflekit.errors.InvalidParameter` naming the nearest valid one."""
+    import difflib
+
+    if method is None:
+        allowed = sorted({o for m in methods() for o in m.options})
+        where = "any method"
+    else:
+        allowed = sorted(method_info(method).options)
+        where = f"method {method}"
+    for key in options:
+        if key not in allowed:
+            near = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise InvalidParameter("option", key, f"options of {where}: "
+                                   + (", ".join(allowed) or "none"), f"unknown option{hint}")

@@ -279,6 +279,7 @@ class BlanketExactAccountant(Accountant):
 
 
 @register("blanket", kind=Kind.UPPER, supports=is_finite_ldp, default_for=lambda m, n: n <= MAX_EXACT_N,
+          options=("engine", "l"),
           summary="blanket bound of seed 002 (Thm 4) by exact binomial sums")
 def _blanket_exact(mech, n, *, adjacency="replace-one", **options):
     return BlanketExactAccountant(mech, n, adjacency=adjacency, **options)

@@ -803,7 +803,7 @@ class BlanketFFTAccountant(Accountant):
 
 
 @register("blanket-fft", kind=Kind.UPPER, supports=is_finite_ldp,
-          default_for=lambda m, n: n > MAX_EXACT_N,
+          default_for=lambda m, n: n > MAX_EXACT_N, options=("l", "rel_loss", "max_grid"),
           summary="blanket bound of seed 002 (Thm 4) on a tilted lattice with relative error")
 def _blanket_fft(mech, n, *, adjacency="replace-one", **options):
     return BlanketFFTAccountant(mech, n, adjacency=adjacency, **options)

@@ -523,6 +523,7 @@ class BMGBlanketAccountant(Accountant):
 
 
 @register("bmg-blanket", kind=Kind.UPPER, supports=is_bmg, adjacencies=("zero-out",),
+          options=("resolution", "level_resolution", "budget"),
           default_for=lambda m, n: getattr(m, "name", None) == "bmg",
           summary="certified blanket bound of seed 000 App. C for BMG, both pair orders")
 def bmg_blanket_accountant(mech, n, *, adjacency="zero-out", **options):

@@ -230,6 +230,17 @@ def check_keys(grid: dict, where: str = "grid") -> None:
             isinstance(v, (int, float, str)) for v in options.values()):
         raise InvalidParameter(f"{where}.options", options, "a table of method options "
                                "(numbers or strings)")
+    from shufflekit.numeric.accountant import check_options
+
+    methods = grid.get("method")
+    for method in (methods if isinstance(methods, list) else [methods]):
+        if method is not None and method not in _method_names():
+            continue                      # an unknown method is reported by its own check
+        try:
+            check_options(method, options)
+        except InvalidParameter as exc:
+            raise InvalidParameter(f"{where}.options.{exc.value}", exc.value, exc.allowed,
+                                   exc.why) from None
 
 
 def _clean(where: str, key: str, value: Any) -> Any:

@@ -14,7 +14,7 @@ import pytest
 import shufflekit.sweep.spec as spec_module
 from shufflekit.cli import build_parser
 from shufflekit.errors import InvalidParameter
-from shufflekit.sweep.spec import MAX_POINTS, grid_size, parse_spec
+from shufflekit.sweep.spec import MAX_POINTS, grid_size, parse_spec, tasks_of
 
 BASE = {"mechanism": "krr", "k": 3, "eps0": 1.0, "n": 100, "method": "blanket", "delta": 1e-6}
 
@@ -164,3 +164,20 @@ def test_parser_types_are_the_validation_table():
     for key in ("k", "m", "d", "n", "eps0"):
         assert key in dests
         assert DOMAINS[key].allowed in cli_allowed(key, str(int(DOMAINS[key].hi) + 1))
+
+
+@pytest.mark.parametrize("method, options, wrong, nearest", [
+    ("blanket-fft", {"rel_los": 1e-3}, "rel_los", "rel_loss"),
+    ("blanket", {"engin": "fft"}, "engin", "engine"),
+    ("lower", {"engine": "fft"}, "engine", None),          # lower takes no option at all
+    (None, {"resolutoin": 8.0}, "resolutoin", "resolution"),
+])
+def test_unknown_method_option_is_an_error(method, options, wrong, nearest):
+    with pytest.raises(InvalidParameter) as info:
+        parse(method=method, options=options)
+    assert info.value.value == wrong
+    assert (f"did you mean {nearest!r}" in str(info.value)) == (nearest is not None)
+
+
+def test_known_method_options_pass():
+    assert tasks_of([parse(method="blanket-fft", options={"rel_loss": 1e-3})])[0].options == (("rel_loss", 1e-3),)
