@@ -43,6 +43,7 @@ EXPORTS: dict[str, tuple[str, str | None]] = {
     "Bound": ("shufflekit.numeric.bound", "Bound"),
     "Kind": ("shufflekit.numeric.bound", "Kind"),
     "compose": ("shufflekit.numeric.composition", "compose"),
+    "Round": ("shufflekit.numeric.composition", "Round"),
     "CentralGaussian": ("shufflekit.numeric.gaussian", "CentralGaussian"),
     # symbolic
     "Series": ("shufflekit.symbolic.series", "Series"),

@@ -105,7 +105,7 @@ class Lumping:
                 "symmetry": self.symmetry}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FiniteMechanism(Describable):
     name: str
     inputs: tuple
@@ -119,6 +119,14 @@ class FiniteMechanism(Describable):
     def __post_init__(self):
         if not isinstance(self.params, ParamMap):
             object.__setattr__(self, "params", ParamMap(self.params or {}))
+
+    def __repr__(self) -> str:
+        """Name, parameters and shape, e.g. ``FiniteMechanism('krr', k=10, eps0=4; 10 inputs,
+        10 outputs)`` (the matrix is ``probs``)."""
+        params = "".join(f", {k}={v}" for k, v in dict(self.params).items())
+        lumped = ", lumped" if self.lumping is not None else ""
+        return (f"FiniteMechanism({self.name!r}{params}; {len(self.inputs)} inputs, "
+                f"{len(self.outputs)} outputs{lumped})")
 
     # ----------------------------------------------------------------- build
     @classmethod

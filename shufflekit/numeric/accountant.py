@@ -85,11 +85,27 @@ class Accountant(ABC):
 
     @abstractmethod
     def get_delta(self, epsilon: float) -> Bound:
-        """Bound on delta(epsilon) of the shuffled mechanism."""
+        r"""Bound on :math:`\delta(\varepsilon)` of the shuffled mechanism at ``epsilon``
+        (also ``get_delta(target_epsilon=...)``, dp_accounting's name).
+
+        >>> import shufflekit as sk
+        >>> b = sk.accountant(sk.make("rr", eps0=1), n=1000).get_delta(target_epsilon=0.5)
+        >>> b.kind.value, b.hi < 1e-10
+        ('upper', True)
+        """
 
     def get_epsilon(self, delta: float, *, rel_tol: float = 1e-9) -> Bound:
-        """Bound on epsilon(delta): the smallest epsilon with delta(epsilon) <= delta."""
+        r"""Bound on :math:`\varepsilon(\delta)`: the smallest epsilon with
+        :math:`\delta(\varepsilon) \le` ``delta`` (also ``get_epsilon(target_delta=...)``)."""
         return invert_delta(self, delta, rel_tol=rel_tol)
+
+    def __repr__(self) -> str:
+        mech = describe(self.mechanism)
+        name = mech.get("name", type(self.mechanism).__name__)
+        fields = mech.get("params", {k: v for k, v in mech.items() if k != "name"})
+        params = ", ".join(f"{k}={v}" for k, v in dict(fields).items())
+        return (f"<{type(self).__name__} method={self.method!r} kind={Kind(self.kind).value} "
+                f"n={self.n} adjacency={self.adjacency!r} mechanism={name}({params})>")
 
     def profile(self, epsilons: Sequence[float] | None = None,
                 deltas: Sequence[float] | None = None, *, progress: bool | None = None
@@ -132,8 +148,20 @@ def _guarded(fn: Callable, name: str) -> Callable:
     """
     import functools
 
+    keyword = "target_epsilon" if name == "get_delta" else "target_delta"
+    plain = "epsilon" if name == "get_delta" else "delta"
+
     @functools.wraps(fn)
-    def wrapper(self: "Accountant", target: float, *args: Any, **kwargs: Any) -> Bound:
+    def wrapper(self: "Accountant", target: float | None = None, *args: Any,
+                **kwargs: Any) -> Bound:
+        # dp_accounting's keyword names (target_epsilon / target_delta) and the plain ones
+        for key in (keyword, plain):
+            if key in kwargs:
+                if target is not None:
+                    raise InvalidParameter(key, kwargs[key], f"one target ({plain} given twice)")
+                target = kwargs.pop(key)
+        if target is None:
+            raise InvalidParameter(keyword, None, f"a number: {name}({keyword}=...)")
         with certified_arithmetic():
             try:
                 return fn(self, target, *args, **kwargs)

@@ -115,6 +115,29 @@ class Bound:
     def contains(self, x: float) -> bool:
         return self.lo <= x <= self.hi
 
+    def __float__(self) -> float:
+        """:attr:`value`, the end that is safe for the kind (``hi`` of an upper bound, ``lo``
+        of a lower bound): ``float(b) < 1e-6`` reads as "delta is proven below 1e-6" for an
+        upper bound."""
+        return self.value
+
+    def _cmp(self, other: Any) -> float:
+        if isinstance(other, Bound):
+            return other.value
+        return float(other)
+
+    def __lt__(self, other: Any) -> bool:
+        return self.value < self._cmp(other)
+
+    def __le__(self, other: Any) -> bool:
+        return self.value <= self._cmp(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return self.value > self._cmp(other)
+
+    def __ge__(self, other: Any) -> bool:
+        return self.value >= self._cmp(other)
+
     # ------------------------------------------------------------- building
     @classmethod
     def from_arb(cls, quantity: Quantity, at: float, ball: Any, **fields: Any) -> "Bound":
