@@ -5,6 +5,7 @@ Usage (from the repository root)::
     python -m benchmarks.mutation [--module shufflekit/numeric/blanket_fft.py ...]
                                   [--budget-only] [--root DIR] [--mode fork|file]
                                   [--sample N] [--seed S] [--jobs J] [--timeout SECONDS]
+                                  [--only FILE:LINE[:TEXT] ...] [--match TEXT ...]
 
 Each mutant changes one node of the source of one function of a certified module (module
 level code, docstrings, strings and the arguments of ``raise`` are never mutated):
@@ -18,9 +19,9 @@ level code, docstrings, strings and the arguments of ``raise`` are never mutated
   mutant, so it is not generated).
 
 A mutant is *killed* when the module's mapped test files (:data:`TEST_MAP`, run with
-``pytest -x -q``) fail or time out.  The *budget mutants* (:data:`BUDGET_TERMS`) are the
-proven error-budget terms of the modules, each set to 0 and each divided by 10; with
-``--budget-only`` only they run, against the budget tests alone.
+``pytest -x -q -m "not slow"``) fail or time out.  The *budget mutants*
+(:data:`BUDGET_TERMS`) are the proven error-budget terms of the modules, each set to 0 and
+each divided by 10; with ``--budget-only`` only they run, against the budget tests alone.
 
 Two ways to run a mutant:
 
@@ -34,6 +35,10 @@ Two ways to run a mutant:
   private copy (``git worktree add /tmp/mutwt HEAD``), never at a shared checkout.
 
 Prints one kill-rate table per module and lists every survivor as ``file:line  mutation``.
+To re-run one survivor, select it with ``--only FILE:LINE`` (every mutant on that line; the
+filter applies before ``--sample``) or ``--only FILE:LINE:TEXT`` (those whose description
+contains ``TEXT``), e.g. ``--only "shufflekit/numeric/lower.py:164:<="``; ``--match TEXT``
+keeps, of the selected mutants, those whose description contains one of its pieces.
 """
 from __future__ import annotations
 
@@ -49,26 +54,40 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: module -> the test files that guard it (budget tests first: they kill fastest)
+#: module -> the test files that guard it, fast ones only (each runs in seconds to about half
+#: a minute; slow-marked tests are deselected); budget and unit tests first: they kill fastest
 TEST_MAP: dict[str, list[str]] = {
+    "shufflekit/numeric/directed_rounding.py": ["tests/numeric/test_directed_rounding.py",
+                                                "tests/numeric/test_directed_rounding_mutants.py"],
+    "shufflekit/numeric/caller_state.py": ["tests/numeric/test_caller_state.py"],
+    "shufflekit/numeric/accountant.py": ["tests/numeric/test_accountant_contract_core.py",
+                                         "tests/numeric/test_caller_state.py"],
     "shufflekit/numeric/blanket_fft.py": ["tests/numeric/test_budget_blanket_fft.py",
+                                          "tests/numeric/test_blanket_fft_mutants.py",
                                           "tests/numeric/test_blanket_fft.py"],
     "shufflekit/numeric/gparv_law.py": ["tests/numeric/test_budget_gparv_law.py",
+                                        "tests/numeric/test_gparv_law_mutants.py",
                                         "tests/numeric/test_blanket_fft.py",
                                         "tests/numeric/test_blanket.py"],
     "shufflekit/numeric/radix2_fft.py": ["tests/numeric/test_budget_radix2_fft.py",
                                          "tests/numeric/test_radix2_fft.py",
                                          "tests/numeric/test_composition.py"],
     "shufflekit/numeric/composition.py": ["tests/numeric/test_budget_composition.py",
+                                          "tests/numeric/test_composition_mutants.py",
                                           "tests/numeric/test_composition.py"],
     "shufflekit/numeric/dominating_pair.py": ["tests/numeric/test_budget_dominating_pair.py",
+                                              "tests/numeric/test_dominating_pair_mutants.py",
                                               "tests/numeric/test_dominating_pair.py"],
     "shufflekit/numeric/positive_part.py": ["tests/numeric/test_budget_positive_part.py",
+                                            "tests/numeric/test_positive_part_mutants.py",
+                                            "tests/numeric/test_positive_part_edges.py",
                                             "tests/numeric/test_positive_part_anchored.py",
                                             "tests/numeric/test_blanket.py"],
-    "shufflekit/numeric/lower.py": ["tests/numeric/test_lower.py"],
+    "shufflekit/numeric/lower.py": ["tests/numeric/test_lower_mutants.py",
+                                    "tests/numeric/test_lower.py"],
     "shufflekit/numeric/bound.py": ["tests/numeric/test_bound.py"],
-    "shufflekit/numeric/blanket.py": ["tests/numeric/test_blanket.py"],
+    "shufflekit/numeric/blanket.py": ["tests/numeric/test_blanket_mutants.py",
+                                      "tests/numeric/test_blanket.py"],
     "shufflekit/numeric/lognormal_lattice.py": ["tests/numeric/test_continuous.py"],
     "shufflekit/numeric/bmg_blanket.py": ["tests/numeric/test_continuous.py"],
 }
@@ -372,8 +391,8 @@ def git_dirty(root: Path, paths: list[str]) -> list[str]:
 
 
 def _pytest_args(root: Path, tests: list[str]) -> list[str]:
-    return ["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--no-header",
-            "--rootdir", str(root), *[str(root / t) for t in tests]]
+    return ["-x", "-q", "-m", "not slow", "-p", "no:cacheprovider", "-o", "addopts=",
+            "--no-header", "--rootdir", str(root), *[str(root / t) for t in tests]]
 
 
 def _import_name(module: str) -> str:
@@ -555,13 +574,39 @@ def budget_tests(module: str) -> list[str]:
     return [t for t in TEST_MAP.get(module, []) if Path(t).name.startswith("test_budget_")]
 
 
+def _location(item: str) -> tuple[str, int, str]:
+    """``(file, line, text)`` of ``FILE:LINE`` or ``FILE:LINE:TEXT`` (text ``""`` when absent)."""
+    path, _, rest = item.partition(".py:")
+    line, _, text = rest.partition(":")
+    return str(Path(path + ".py")), int(line), text
+
+
+def select(mutants: list[Mutant], only: list[str] | None = None,
+           match: list[str] | None = None) -> list[Mutant]:
+    """The mutants on one of the ``FILE:LINE`` or ``FILE:LINE:TEXT`` locations of ``only``
+    (all when empty; ``TEXT``: a piece of the description, for that line only) whose
+    description contains one of the pieces ``match`` (all when empty)."""
+    if only:
+        where = [_location(item) for item in only]
+        mutants = [m for m in mutants
+                   if any(str(Path(m.module)) == path and m.line == line and text in m.description
+                          for path, line, text in where)]
+    if match:
+        mutants = [m for m in mutants if any(piece in m.description for piece in match)]
+    return mutants
+
+
 def run(modules: list[str], *, root: Path, budget_only: bool = False, mode: str = "fork",
         sample: int | None = None, seed: int = 0, jobs: int = 1, timeout: float | None = None,
-        progress=None) -> list[ModuleReport]:
-    """Mutate each module in turn; returns one :class:`ModuleReport` per module."""
+        progress=None, only: list[str] | None = None, match: list[str] | None = None,
+        sources: dict[str, str] | None = None) -> list[ModuleReport]:
+    """Mutate each module in turn; returns one :class:`ModuleReport` per module.
+
+    ``sources``: the text of each module as it was when it was imported (fork mode), so the
+    mutants are made from the code that is loaded even if the file is edited during the run."""
     reports = []
     for module in modules:
-        source = (root / module).read_text()
+        source = (sources or {}).get(module) or (root / module).read_text()
         tests = budget_tests(module) if budget_only else TEST_MAP[module]
         rep = ModuleReport(module)
         reports.append(rep)
@@ -569,6 +614,7 @@ def run(modules: list[str], *, root: Path, budget_only: bool = False, mode: str 
             mutants, rep.missing = budget_mutants(module, source)
         else:
             mutants = generate(module, source)
+        mutants = select(mutants, only, match)
         if sample is not None and sample < len(mutants):
             mutants = sorted(random.Random(seed).sample(mutants, sample), key=lambda m: m.start)
         if not tests or not mutants:
@@ -577,6 +623,9 @@ def run(modules: list[str], *, root: Path, budget_only: bool = False, mode: str 
         base = next(iter(runner.run([(None, source, tests)])))
         if base.status != "survived":
             rep.baseline = base.status
+            if progress:
+                print(f"{module}: the unmutated tests did not pass ({base.status}): "
+                      "mutants not run", file=sys.stderr, flush=True)
             continue
         limit = timeout if timeout is not None else max(30.0, 3 * base.seconds + 10)
         runner = (ForkRunner(root, jobs, limit) if mode == "fork" else FileRunner(root, limit))
@@ -617,11 +666,18 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="mutants at once (fork mode)")
     parser.add_argument("--timeout", type=float, default=None, help="seconds per mutant "
                         "(default: 3x the unmutated run + 10 s, at least 30 s)")
+    parser.add_argument("--only", action="append", metavar="FILE:LINE[:TEXT]", help="only the "
+                        "mutants on this line (whose description contains TEXT; repeatable; "
+                        "applied before --sample)")
+    parser.add_argument("--match", action="append", metavar="TEXT", help="only the mutants "
+                        "whose description contains TEXT (repeatable: any of them)")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
     modules = args.module or (sorted({t.module for t in BUDGET_TERMS}, key=list(TEST_MAP).index)
                               if args.budget_only else list(TEST_MAP))
+    if args.only and not args.module:             # the modules named by --only
+        modules = list(dict.fromkeys(_location(item)[0] for item in args.only))
     modules = [str(Path(m)) for m in modules]
     for m in modules:
         if m not in TEST_MAP:
@@ -630,6 +686,10 @@ def main(argv=None) -> int:
         for m in modules:
             src = (root / m).read_text()
             ms = budget_mutants(m, src)[0] if args.budget_only else generate(m, src)
+            ms = select(ms, args.only, args.match)
+            if args.sample is not None and args.sample < len(ms):
+                ms = sorted(random.Random(args.seed).sample(ms, args.sample),
+                            key=lambda x: x.start)
             for x in ms:
                 print(f"{x.module}:{x.line}  {x.function}  {x.description}")
         return 0
@@ -641,12 +701,14 @@ def main(argv=None) -> int:
             return 2
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
+    sources: dict[str, str] = {}
     if args.mode == "fork":
         _ensure_root(root)
         sys.path.insert(0, str(root))
         import importlib
 
-        for m in modules:
+        for m in modules:           # the text first: a file edited later is not what runs
+            sources[m] = (root / m).read_text()
             importlib.import_module(_import_name(m))
 
     def progress(out: Outcome, i: int, total: int) -> None:
@@ -656,7 +718,11 @@ def main(argv=None) -> int:
 
     reports = run(modules, root=root, budget_only=args.budget_only, mode=args.mode,
                   sample=args.sample, seed=args.seed, jobs=args.jobs, timeout=args.timeout,
-                  progress=progress)
+                  progress=progress, only=args.only, match=args.match, sources=sources)
+    for m, text in sources.items():
+        if (root / m).read_text() != text:
+            print(f"note: {m} was edited during the run; the mutants are of the text that was "
+                  "imported", file=sys.stderr)
     print(table(reports))
     left = survivors(reports)
     if left:

@@ -1,0 +1,51 @@
+"""Exact blanket method: the implicit zero atom, zero probabilities, the width of the
+enclosure of one GPARV law and the worst-law enclosure of an asymmetric mechanism."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from shufflekit.mechanisms import make
+from shufflekit.mechanisms.finite import FiniteMechanism
+from shufflekit.numeric.blanket import BlanketAccountant, blanket_delta_exact, law_enclosure
+from shufflekit.numeric.gparv_law import ratio_laws
+
+
+@pytest.mark.parametrize("atoms, probs, zero", [
+    ([1.0, -0.5], [0.25, 0.25], 0.5),            # an atom equal to 1 counts as non-zero
+    ([2.0, -1.0, 0.0], [0.125, 0.375, 0.25], 0.75),   # a zero atom folds into the zero mass
+])
+def test_the_zero_mass_defaults_to_what_the_atoms_leave(atoms, probs, zero):
+    implicit = blanket_delta_exact(atoms, probs, 6)
+    explicit = blanket_delta_exact([a for a in atoms if a != 0], [p for a, p in zip(atoms, probs)
+                                                                 if a != 0], 6, zero_mass=zero)
+    # exact: the same certified computation on the same law
+    assert implicit == explicit
+
+
+def test_a_zero_probability_atom_is_accepted_and_changes_nothing():
+    with_zero = blanket_delta_exact([1.0, -0.5, 2.0], [0.5, 0.5, 0.0], 5)
+    # exact: an atom of probability 0 adds no state to the sums
+    assert with_zero == blanket_delta_exact([1.0, -0.5], [0.5, 0.5], 5)
+
+
+@pytest.mark.parametrize("k, eps0, n, eps", [(3, 1.0, 50, 0.3), (10, 3.0, 200, 1.0)])
+def test_the_enclosure_of_a_law_is_narrow(k, eps0, n, eps):
+    lo, hi = law_enclosure(ratio_laws(make("krr", k=k, eps0=eps0))[0], eps, n)
+    assert 0 < lo <= hi
+    # measured 2.4e-10 and 1.2e-10 (atom radius 3.6e-12 over n users); 1e-8 leaves room
+    assert hi - lo <= 1e-8 * hi
+
+
+def test_the_worst_law_enclosure_takes_the_largest_end_of_each_side():
+    mech = FiniteMechanism.from_matrix([[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)],
+                                        [Fraction(1, 8), Fraction(3, 4), Fraction(1, 8)],
+                                        [Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]])
+    acc = BlanketAccountant.of(mech, 20)
+    per = [law_enclosure(law, 0.2, 20) for law in acc.laws]
+    assert max(per)[0] > per[-1][0]             # the last law is not the worst one
+    lo, hi, _ = acc.enclosure(0.2)
+    # exact: the enclosure is made of the per-law ends
+    assert lo == max(p[0] for p in per) and hi == max(p[1] for p in per)
+    assert acc.delta(0.2) == (hi, hi - lo)
