@@ -50,11 +50,13 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from mpmath import mp
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.accountant import Accountant, PrivacyProfile, accountant, describe
 from shufflekit.numeric.bound import Bound, Kind, round_up
 from shufflekit.numeric.caller_state import keeps_caller_state
+from shufflekit.numeric.directed_rounding import float_down, float_up
 from shufflekit.numeric import radix2_fft as fft
 from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, UNIT, PrivacyLossPmf,
                                                 check_grid, dominating_pair)
@@ -582,6 +584,7 @@ class CentralGaussianAdapter(Accountant):
         from shufflekit.validation import check_epsilon
 
         e = check_epsilon(epsilon)
-        v = float(gdp_delta_mp(e, self.mu, 30))
-        return self._bound("delta", e, max(0.0, v * (1 - 1e-25) - 1e-300),
-                           min(1.0, round_up(v * (1 + 1e-25) + 1e-300)))
+        v = gdp_delta_mp(e, self.mu, 30)
+        with mp.workdps(40):          # the widening in mpmath, then directed to floats
+            lo, hi = v * (1 - mp.mpf("1e-25")), v * (1 + mp.mpf("1e-25"))
+        return self._bound("delta", e, max(0.0, float_down(lo)), min(1.0, float_up(hi)))
