@@ -49,3 +49,65 @@ def test_the_worst_law_enclosure_takes_the_largest_end_of_each_side():
     # exact: the enclosure is made of the per-law ends
     assert lo == max(p[0] for p in per) and hi == max(p[1] for p in per)
     assert acc.delta(0.2) == (hi, hi - lo)
+
+
+# ------------------------------------------------------------ the float inputs' error terms
+def _exact(x: float) -> Fraction:
+    return Fraction(x)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_atom_intervals_contain_every_corner_exactly(seed):
+    """The intervals of :func:`atom_interval` contain ``alpha' - E beta'`` for every ``alpha'``,
+    ``beta'`` within relative ``ATOM_RADIUS`` of the floats and ``E`` in the Arb ball of
+    ``e^eps``: checked at the extreme corners in exact rational arithmetic.  Atoms with
+    ``beta = 0`` and with ``alpha = 0`` need each half of the float slack on its own."""
+    import random
+
+    from flint import arb, ctx
+
+    from shufflekit.numeric.blanket import ATOM_RADIUS, atom_interval
+
+    rng = random.Random(seed)
+    alpha = [rng.uniform(0.01, 60.0) * (1 + rng.random() * 1e-6) for _ in range(40)]
+    beta = [rng.uniform(0.01, 60.0) for _ in range(40)]
+    alpha[:5] = [rng.uniform(1, 50) for _ in range(5)]
+    beta[:5] = [0.0] * 5                       # outputs the other input never produces
+    alpha[5:10] = [0.0] * 5
+    eps = rng.uniform(0.0, 5.0)
+    g_lo, g_hi = atom_interval(alpha, beta, eps)
+    with ctx.workprec(200):
+        E = arb(eps).exp()
+        e_lo, e_hi = _arb_exact(E.lower()), _arb_exact(E.upper())
+    r = _exact(ATOM_RADIUS)
+    for a, b, lo, hi in zip(alpha, beta, g_lo, g_hi):
+        A, B = _exact(a), _exact(b)
+        top = A * (1 + r) - e_lo * B * (1 - r)
+        bottom = A * (1 - r) - e_hi * B * (1 + r)
+        assert _exact(float(hi)) >= top and _exact(float(lo)) <= bottom
+
+
+def _arb_exact(end) -> Fraction:
+    man, exp = (int(v) for v in end.mid().man_exp())
+    return Fraction(man) * Fraction(2) ** exp
+
+
+def test_the_float_zero_mass_is_within_eta_when_the_blanket_is_almost_everything():
+    """At eps0 = 1e-6 the blanket mass is 1 - 5e-7 and ``1 - gamma`` in floats loses about
+    20 bits; ``eta`` must cover that relative error of the zero mass (about 7e5 units here),
+    which is why it grows with ``gamma / (1 - gamma)``."""
+    import mpmath
+    import numpy as np
+    import sympy as sp
+
+    from shufflekit.numeric.blanket import UNIT, probability_error
+
+    mech = make("rr", eps0=sp.Rational(1, 10 ** 6))
+    law = ratio_laws(mech)[0]
+    q = np.asarray(law.weight)
+    eta = probability_error(q, law.zero_mass, max(len(q), 2))
+    with mpmath.workdps(60):
+        exact = 1 - 2 / (1 + mpmath.exp(mpmath.mpf(1) / 10 ** 6))
+        rel = abs(mpmath.mpf(law.zero_mass) - exact) / exact
+    assert rel <= eta
+    assert rel > 1000 * UNIT          # the case is one where the cancellation term matters
