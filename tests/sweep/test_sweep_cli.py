@@ -99,8 +99,11 @@ k = 10
 eps0 = [1.0, 8.0]
 n = [1000, 10000]
 method = "blanket-fft"
-delta = {geomspace = [1e-6, 1e-12, 4]}
+delta = {geomspace = [1e-6, 1e-12, 16]}
 """
+# 64 points: after the first two rows there are always many left, however fast the machine
+# finishes the cheap ones (with 16, a busy run once finished them all before the signal landed)
+SLOW_POINTS = 64
 
 
 @pytest.mark.slow
@@ -141,7 +144,7 @@ def test_ctrl_c_on_two_workers_keeps_finished_rows_and_exits_130(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in err
     rows = list(csv.DictReader(out.open()))
-    assert 2 <= len(rows) < 16
+    assert 2 <= len(rows) < SLOW_POINTS
     assert all(r["status"] == "ok" and r["epsilon"] and r["key"] for r in rows)
     # the worker processes (and the fork server) end with the command: they are in its
     # session; exited ones may stay a moment as zombies until init reaps them
