@@ -284,9 +284,32 @@ def check_accountant_inputs(mechanism: Any, n: Any) -> int:
     """``n`` and the mechanism's numeric parameters checked against :data:`DOMAINS` (the same
     ranges as the command line and sweep specs); returns ``n`` as an int.  Symbolic parameters
     and mechanisms without ``params`` pass."""
-    for key, value in mechanism_parameters(mechanism):
+    named = mechanism_parameters(mechanism)
+    for key, value in named:
         check(key, value if DOMAINS[key].choices else _number(value))
+    if not any(key == "eps0" for key, _ in named):
+        check_matrix_eps0(mechanism)
     return check("n", n)
+
+
+def check_matrix_eps0(mechanism: Any) -> None:
+    r"""A numeric matrix given without an ``eps0`` parameter has its local
+    :math:`\varepsilon_0 = \max_{x,x',y}\log(R_x(y)/R_{x'}(y))` in the documented range
+    ``(0, MAX_EPS0]``, the same range a named mechanism's ``eps0`` has.  An unbounded ratio
+    (an output one input never produces and another does) is not an ``eps0`` at all and is
+    left to the methods, which decline it where they need one."""
+    import sympy as sp
+
+    from shufflekit.mechanisms.finite import FiniteMechanism
+    if not isinstance(mechanism, FiniteMechanism) or mechanism.is_symbolic:
+        return
+    eps0 = mechanism.eps0()
+    if eps0 == sp.oo or eps0 == 0:
+        return
+    value = float(eps0)
+    if value > MAX_EPS0:
+        raise InvalidParameter("eps0 (of the matrix)", value, DOMAINS["eps0"].allowed,
+                               "the largest log-ratio of two entries of one output column")
 
 
 def _number(value: Any) -> Any:
