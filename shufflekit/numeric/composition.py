@@ -50,13 +50,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-from mpmath import mp
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.accountant import Accountant, PrivacyProfile, accountant, describe
 from shufflekit.numeric.bound import Bound, Kind, round_up
 from shufflekit.numeric.caller_state import keeps_caller_state
-from shufflekit.numeric.directed_rounding import float_down, float_up
 from shufflekit.numeric import radix2_fft as fft
 from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, UNIT, PrivacyLossPmf,
                                                 check_grid, dominating_pair)
@@ -376,18 +374,11 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
 
 
 def round_accountant(r: Round) -> Accountant:
-    """The accountant of one round: the registry, or the central Gaussian adapter below."""
-    if is_central_gaussian(r.mechanism):
-        from shufflekit.numeric.accountant import methods
-
-        mech = r.mechanism
-        try:
-            registered = any(m.name == (r.method or "exact") for m in methods(mech))
-        except Exception:  # noqa: BLE001 - a registry check on a plain description
-            registered = False
-        if not registered:
-            return CentralGaussianAdapter(float(_get(mech, "sigma")), r.n)
-    return accountant(r.mechanism, r.n, method=r.method, adjacency=r.adjacency, **dict(r.options))
+    """The accountant of one round, from the registry.  A central Gaussian given by its
+    description (``{"name": "central-gaussian", "sigma": ...}``) becomes the mechanism
+    :class:`~shufflekit.numeric.gaussian.CentralGaussian` first."""
+    mech = central_gaussian(r.mechanism) if is_central_gaussian(r.mechanism) else r.mechanism
+    return accountant(mech, r.n, method=r.method, adjacency=r.adjacency, **dict(r.options))
 
 
 #: the adjacency of a round whose mechanism has a single sensitivity (the central Gaussian)
@@ -549,42 +540,22 @@ def _schedule(mechanism, n, rounds, method, adjacency, schedule, options) -> lis
     return [round_of(Round(mechanism, n, rounds, method, adjacency, dict(options)))]
 
 
-# ============================================== central Gaussian (adapter over gaussian.py)
+# ============================================== central Gaussian given by its description
 def is_central_gaussian(mech: Any) -> bool:
     return _get(mech, "name") == "central-gaussian"
+
+
+def central_gaussian(mech: Any) -> Any:
+    """The :class:`~shufflekit.numeric.gaussian.CentralGaussian` a description names (a
+    mechanism object passes through)."""
+    from shufflekit.numeric.gaussian import CentralGaussian
+
+    if isinstance(mech, Mapping):
+        return CentralGaussian(float(_get(mech, "sigma")))
+    return mech
 
 
 def _get(mech: Any, key: str) -> Any:
     if isinstance(mech, Mapping):
         return mech.get(key)
     return getattr(mech, key, None)
-
-
-class CentralGaussianAdapter(Accountant):
-    r"""The central Gaussian :math:`\mathsf{GM}(\sigma)` for ``n`` users,
-    :math:`\delta(\varepsilon) = \Phi(-\varepsilon/\mu + \mu/2) - e^{\varepsilon}\Phi(-\varepsilon/\mu - \mu/2)`,
-    :math:`\mu = 1/(\sigma\sqrt n)` (Balle-Wang 2018, Thm 8), evaluated by
-    :func:`shufflekit.numeric.gaussian.gdp_delta_mp` to 30 significant digits; the enclosure is
-    that value widened by a relative :math:`10^{-25}`."""
-
-    kind = Kind.EXACT
-    certificate = "Balle-Wang 2018 Thm 8, mpmath at 30 digits"
-    pairs = "all"
-
-    def __init__(self, sigma: float, n: int):
-        from shufflekit.numeric.gaussian import mu_of
-
-        self.sigma, self.n = float(sigma), check_n(n)
-        self.mu = mu_of(sigma, n)
-        self.method, self.adjacency = "exact", "n/a"
-        self.mechanism = {"name": "central-gaussian", "sigma": self.sigma}
-
-    def get_delta(self, epsilon: float) -> Bound:
-        from shufflekit.numeric.gaussian import gdp_delta_mp
-        from shufflekit.validation import check_epsilon
-
-        e = check_epsilon(epsilon)
-        v = gdp_delta_mp(e, self.mu, 30)
-        with mp.workdps(40):          # the widening in mpmath, then directed to floats
-            lo, hi = v * (1 - mp.mpf("1e-25")), v * (1 + mp.mpf("1e-25"))
-        return self._bound("delta", e, max(0.0, float_down(lo)), min(1.0, float_up(hi)))

@@ -284,8 +284,8 @@ class CentralGaussianAccountant(Accountant):
 
     def __init__(self, mech, n: int, *, method: str):
         self.mechanism, self.n, self.method = mech, n, method
-        ctx.prec = 256
-        self._mu = 1 / (arb(mech.sigma) * arb(n).sqrt())
+        with ctx.workprec(256):       # the caller's precision is left as it was
+            self._mu = 1 / (arb(mech.sigma) * arb(n).sqrt())
         self.certificate = ("Balle-Wang 2018 Thm 8 (sensitivity 1/n, noise sigma/sqrt(n)); Arb"
                             if method == "exact" else "Dong-Roth-Su 2022 Cor. 2.13 (mu-GDP); Arb")
 

@@ -31,8 +31,7 @@ from typing import Any, Sequence
 
 from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.bound import Kind, round_up
-from shufflekit.numeric.composition import (CentralGaussianAdapter, composed_accountant,
-                                            is_central_gaussian)
+from shufflekit.numeric.composition import central_gaussian, composed_accountant, is_central_gaussian
 from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, PrivacyLossPmf,
                                                 dominating_pair)
 from shufflekit.errors import InvalidParameter
@@ -57,7 +56,7 @@ def shuffled_round_pld(mechanism: Any, n: int, *, method: str | None = None,
                        tail: float = DEFAULT_TAIL, **options: Any) -> PrivacyLossPmf:
     """The dominating loss law of one shuffled round (``n`` users of ``mechanism``)."""
     if is_central_gaussian(mechanism):
-        acc = CentralGaussianAdapter(float(mechanism["sigma"]), n)
+        acc = accountant(central_gaussian(mechanism), n)
     else:
         acc = accountant(mechanism, n, method=method, adjacency=adjacency, **options)
     return dominating_pair(acc, grid=grid, tail=tail).pmf

@@ -11,10 +11,10 @@ import pytest
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition import (CentralGaussianAdapter, ComposedAccountant,
-                                            composed_accountant, convolve)
+from shufflekit.numeric.composition import (ComposedAccountant, Round, composed_accountant,
+                                            convolve, round_accountant)
 from shufflekit.numeric.dominating_pair import PrivacyLossPmf
-from shufflekit.numeric.gaussian import gdp_delta_mp
+from shufflekit.numeric.gaussian import gdp_delta_mp, mu_of
 from shufflekit.numeric.radix2_fft import MAX_FFT
 
 GRID = 1 / 8
@@ -68,20 +68,24 @@ def test_an_unknown_key_names_the_allowed_ones():
     assert "did you mean 'sigma'" in str(info.value)
 
 
+def central_round(sigma: float):
+    """The accountant a schedule gives a central Gaussian round named by its description."""
+    return round_accountant(Round({"name": "central-gaussian", "sigma": sigma}, 1))
+
+
 @pytest.mark.parametrize("sigma, eps", [(1.0, 0.5), (0.5, 3.0), (1.0, 40.0)])
 def test_central_gaussian_enclosure_contains_the_50_digit_value(sigma, eps):
-    acc = CentralGaussianAdapter(sigma, 1)
-    b = acc.get_delta(eps)
-    ref = gdp_delta_mp(eps, acc.mu, 50)
+    b = central_round(sigma).get_delta(eps)
+    ref = gdp_delta_mp(eps, mu_of(sigma, 1), 50)
+    assert b.method == "exact" and b.kind is Kind.EXACT
     assert b.lo <= ref <= b.hi
-    # relative 1e-25 widening and one directed rounding to float each side (at most one ulp,
-    # 2^-52 relative, or the smallest subnormal below the normal range)
-    assert b.hi - b.lo <= 2 ** -51 * float(ref) + 2 * 5e-324
+    # the Arb ball has relative radius at most 1e-15 (gdp_delta_arb's stopping rule), and each
+    # end is rounded outward to float once (one ulp, 2^-52 relative, or the smallest subnormal)
+    assert b.hi - b.lo <= (2e-15 + 2 ** -51) * float(ref) + 2 * 5e-324
 
 
-# a relative widening by 1e-25 done in floats is a no-op (1 - 1e-25 == 1.0): the lower end was
-# the nearest float of the 30-digit value, above the exact delta at these three epsilons
+# a relative widening by 1e-25 done in floats is a no-op (1 - 1e-25 == 1.0): the lower end of
+# the former 30-digit evaluation was the nearest float, above the exact delta at these epsilons
 @pytest.mark.parametrize("eps", [0.1, 0.6, 0.7])
 def test_central_gaussian_lower_end_is_not_above_the_exact_value(eps):
-    acc = CentralGaussianAdapter(1.0, 1)
-    assert acc.get_delta(eps).lo <= gdp_delta_mp(eps, acc.mu, 50)
+    assert central_round(1.0).get_delta(eps).lo <= gdp_delta_mp(eps, mu_of(1.0, 1), 50)
