@@ -50,7 +50,7 @@ from paperfig import QUICK, plt, save
 from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
 from shufflekit.numeric import bmg_design as D
-from shufflekit.numeric import continuous as C
+from shufflekit.numeric import bmg_blanket, shuffle_template
 from shufflekit.numeric import gaussian as G
 from shufflekit.symbolic import bmg as SB
 from shufflekit.symbolic import gaussian_local as SGL
@@ -147,7 +147,7 @@ def chi_chua_closed(sigma0):
         return float(1 / mp.sqrt(gl_V(mp.mpf(sigma0))))
 
 
-print(f"chi_chua(5): closed form {chi_chua_closed(5.0):.12g}, quadrature {float(C.chi_chua(5.0)):.12g}")
+print(f"chi_chua(5): closed form {chi_chua_closed(5.0):.12g}, quadrature {float(shuffle_template.chi_chua(5.0)):.12g}")
 
 
 def gaussian_local_sigma0(chi):
@@ -198,9 +198,9 @@ print(f"certified optimum: gamma={g2:.5f}, sigma0={s02:.5f}, eps(1e-5)={eps2:.6g
 bmg2 = make("bmg", gamma=g2, sigma0=s02)
 sigma_gm2 = RMSE2 * math.sqrt(N2)
 eps_axis = np.linspace(0.0, 2.0e-3, 9 if QUICK else 41)
-bmg_prof = C.bmg_profile(bmg2, N2, epsilons=[float(e) for e in eps_axis], resolution=FINAL_RES)
+bmg_prof = bmg_blanket.bmg_profile(bmg2, N2, epsilons=[float(e) for e in eps_axis], resolution=FINAL_RES)
 gm_prof = G.central_gaussian_profile(sigma_gm2, N2, epsilons=[float(e) for e in eps_axis])
-gl_prof = C.gaussian_local_asymptotic_profile(make("gaussian-local", sigma0=sigma_gm2), N2,
+gl_prof = shuffle_template.gaussian_local_asymptotic_profile(make("gaussian-local", sigma0=sigma_gm2), N2,
                                               epsilons=[float(e) for e in eps_axis if e > 0])
 
 fig, ax = plt.subplots()

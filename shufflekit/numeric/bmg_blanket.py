@@ -79,7 +79,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import mpmath as mp
 import numpy as np
@@ -88,7 +88,10 @@ from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric import radix2_fft as fft
 from shufflekit.numeric.directed_rounding import float_up
 from shufflekit.numeric.lognormal_lattice import AffineLognormal, discretise, truncation_points
-from shufflekit.validation import check_epsilon, check_n
+from shufflekit.validation import check_delta, check_epsilon, check_n
+
+if TYPE_CHECKING:
+    from shufflekit.numeric.accountant import PrivacyProfile
 
 U = fft.UNIT
 #: largest array kept between convolutions (the lattice is coarsened beyond it)
@@ -528,3 +531,22 @@ class BMGBlanketAccountant(Accountant):
           summary="certified blanket bound of seed 000 App. C for BMG, both pair orders")
 def bmg_blanket_accountant(mech, n, *, adjacency="zero-out", **options):
     return BMGBlanketAccountant(mech, n, adjacency=adjacency, **options)
+
+
+def bmg_epsilon(mech: Any, n: int, delta: float, *, rel_tol: float = 1e-6, **kw: Any) -> float:
+    r"""Smallest certified :math:`\varepsilon` with :math:`\delta_{bound}(\varepsilon) \le \delta` for the
+    shuffled BMG (method ``bmg-blanket``); raises :class:`CannotCertify` if not reached."""
+    n = check_n(n)
+    delta = check_delta(delta)
+    acc = BMGBlanketAccountant(mech, n, **kw)
+    b = acc.get_epsilon(delta, rel_tol=rel_tol)
+    return b.hi
+
+
+def bmg_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,
+                deltas: Sequence[float] | None = None, **kw: Any) -> "PrivacyProfile":
+    """Certified profile of the shuffled BMG (method ``bmg-blanket``): one
+    :class:`~shufflekit.numeric.bound.Bound` per epsilon and per delta."""
+    n = check_n(n)
+    check_gamma(mech.gamma)
+    return BMGBlanketAccountant(mech, n, **kw).profile(epsilons=epsilons, deltas=deltas)

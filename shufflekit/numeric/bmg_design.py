@@ -4,7 +4,7 @@ r"""Design of the blanket-mixed Gaussian mechanism (seed 000, Sec. 4.2) and corr
   :math:`\chi_{lo}^{-2} = \sup_r \gamma^{-1}\mathrm{Var}_{Y\sim R_{BG}}[\ell_0(Y; x, \perp, R_{BG})]`
   (seed 000, Def. 2.5) with the law of :math:`\ell_0 = a + b e^{sZ+m}` read off the mechanism
   (lognormal variance :math:`b^2 e^{2m+s^2}(e^{s^2}-1)`), worst radius as in
-  :func:`~shufflekit.numeric.continuous.worst_radius`.
+  :func:`~shufflekit.numeric.bmg_blanket.worst_radius`.
 * :func:`err1` -- worst-case single-user MSE of :math:`\hat x = Y/(1-\gamma)` by the law of total
   variance: given the component, :math:`Y` has covariance :math:`\sigma_0^2 I_d`; the component mean
   is :math:`x` with probability :math:`1-\gamma` and 0 otherwise (Bernoulli variance
@@ -33,8 +33,28 @@ import mpmath as mp
 from scipy.optimize import brentq, minimize_scalar
 
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric import bmg_blanket, continuous, gaussian
+from shufflekit.numeric import bmg_blanket, gaussian, shuffle_template
 from shufflekit.validation import check_delta, check_epsilon, check_n
+
+
+def epsilon_for_bound(bound: Callable[[float], float], delta: float, *, rel_tol: float = 1e-6,
+                      eps_start: float = 1e-3) -> float:
+    r"""Smallest :math:`\varepsilon` (to ``rel_tol``) at which a certified, non-increasing bound
+    ``bound(eps)`` on :math:`\delta` has been *evaluated* to be :math:`\le` ``delta``.
+
+    This wraps ``bound`` as an upper accountant and calls the shared inversion
+    :func:`~shufflekit.numeric.accountant.invert_delta`."""
+    from shufflekit.numeric.accountant import Accountant, invert_delta
+    from shufflekit.numeric.bound import Kind
+
+    class _Wrapped(Accountant):
+        method, kind, adjacency, n, mechanism = "bound", Kind.UPPER, "zero-out", 1, None
+
+        def get_delta(self, epsilon: float):
+            d = min(float(bound(epsilon)), 1.0)
+            return self._bound("delta", epsilon, d, d)
+
+    return invert_delta(_Wrapped(), check_delta(delta), rel_tol=rel_tol, eps_start=eps_start).hi
 
 
 def _check_gamma(gamma: Any, *, allow_one: bool = True) -> float:
@@ -259,14 +279,14 @@ def certified_epsilon(gamma: float, sigma0: float, n: int, delta: float, resolut
     start = 1e-3
     chi = chi_lo(gamma, sigma0)
     if 0 < chi < math.inf:
-        start = max(continuous.template_epsilon(check_n(n), delta, chi), 1e-12)
-    return continuous.epsilon_for_bound(lambda e: certified_delta(gamma, sigma0, n, e, resolution),
+        start = max(shuffle_template.template_epsilon(check_n(n), delta, chi), 1e-12)
+    return epsilon_for_bound(lambda e: certified_delta(gamma, sigma0, n, e, resolution),
                                         delta, rel_tol=rel_tol, eps_start=start)
 
 
 def chi_for_template(n: int, eps: float, delta: float) -> float:
     r"""The :math:`\chi` with :math:`f_{n,\varepsilon}(\chi) = \delta` (a starting point only)."""
-    g = lambda lc: float(continuous.template_log(n, eps, math.exp(lc), 30)) - math.log(delta)  # noqa: E731
+    g = lambda lc: float(shuffle_template.template_log(n, eps, math.exp(lc), 30)) - math.log(delta)  # noqa: E731
     lo, hi = -10.0, 20.0
     if g(lo) < 0:
         return math.exp(lo)
@@ -421,8 +441,8 @@ def correspondence(n_values: Sequence[int], gamma: float, sigma0: float, c: floa
     for n in n_values:
         n = check_n(n)
         eps = c * math.sqrt(math.log(n) / n) / chi
-        f = continuous.template(n, eps, chi, gm_dps)
-        res = continuous.bmg_delta(mech, n, eps, **blanket_options(resolution))
+        f = shuffle_template.template(n, eps, chi, gm_dps)
+        res = bmg_blanket.bmg_delta(mech, n, eps, **blanket_options(resolution))
         gm = gaussian.central_gaussian_delta(eps, chi, n, dps=gm_dps)
         rows.append({"n": n, "epsilon": eps, "chi_lo": chi, "template": float(f),
                      "delta_bmg": res.delta, "delta_bmg_error": res.error,
@@ -439,4 +459,4 @@ def gm_template_ratio(n: Any, c: float, sigma: float, dps: int = 50) -> mp.mpf:
         eps = c * mp.sqrt(mp.log(n_) / n_) / sigma
         mu = 1 / (mp.mpf(sigma) * mp.sqrt(n_))
         d = gaussian.gdp_delta_mp(eps, mu, dps)
-        return d / continuous.template(n_, eps, sigma, dps + 10)
+        return d / shuffle_template.template(n_, eps, sigma, dps + 10)

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Sequence
 
 import mpmath as mp
 
 from shufflekit.errors import InvalidParameter
-from shufflekit.numeric.accountant import Accountant, register
+from shufflekit.numeric.accountant import Accountant, accountant, register
 from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.validation import check_delta, check_epsilon, check_n
+
+if TYPE_CHECKING:
+    from shufflekit.numeric.accountant import PrivacyProfile
 
 
 def template_log(n: Any, epsilon: Any, chi: Any, dps: int = 50) -> mp.mpf:
@@ -115,3 +119,17 @@ def gaussian_local_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
     return TemplateAccountant(mech, n, chi, method="gaussian-local-asymptotic", adjacency=adjacency,
                               certificate="none: seed 000 Sec. 4.3 template; conjectural (Chua et al. "
                                           "2024, Conj. 3.2)")
+
+
+def gaussian_local_asymptotic_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,
+                                      deltas: Sequence[float] | None = None) -> "PrivacyProfile":
+    r"""Asymptotic profile :math:`f_{n,\varepsilon}(\chi_{chua})` of the shuffled Gaussian local
+    randomizer (seed 000, Sec. 4.3), method ``gaussian-local-asymptotic``.  **Not a
+    certificate**: it rests on the open Conjecture 3.2 of Chua et al. (2024); the kind is
+    ``asymptotic`` and the mechanism record carries :math:`\chi_{chua}` and a warning."""
+    n = check_n(n)
+    acc = accountant(mech, n, method="gaussian-local-asymptotic")
+    prof = acc.profile(epsilons=epsilons, deltas=deltas)
+    return replace(prof, mechanism={**prof.mechanism, "chi_chua": acc.chi,
+                                    "warning": "asymptotic template resting on an open conjecture; "
+                                               "not a certified bound"})

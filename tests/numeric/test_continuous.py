@@ -11,7 +11,7 @@ from scipy.special import ndtr
 from shufflekit.errors import InvalidParameter, UnsupportedMethod
 from shufflekit.mechanisms import make
 from shufflekit.numeric import bmg_blanket as B
-from shufflekit.numeric import continuous as c
+from shufflekit.numeric import shuffle_template as T
 from shufflekit.numeric import lognormal_lattice as LL
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Kind
@@ -136,12 +136,12 @@ def test_single_report_divergence_matches_quadrature_of_densities():
 # ----------------------------------------------------------------------------- both orders
 def test_both_orders_are_evaluated_and_the_larger_is_reported():
     mech = make("bmg", gamma=0.9, sigma0=3.0)
-    res = c.bmg_delta(mech, 1000, 0.002)
+    res = B.bmg_delta(mech, 1000, 0.002)
     both = [res.parts["delta (x, bot)"], res.parts["delta (bot, x)"]]
     assert res.delta == max(both)
     # at eps = 0 the two orders are mirror images: E[S_+] = E[(-S)_+] when E[S] = 0, so the two
     # bounds agree up to the discretisation (lattices differ: 1% is far above that inflation)
-    zero = c.bmg_delta(mech, 1000, 0.0)
+    zero = B.bmg_delta(mech, 1000, 0.0)
     assert zero.parts["delta (x, bot)"] == pytest.approx(zero.parts["delta (bot, x)"], rel=1e-2)
 
 
@@ -151,14 +151,14 @@ def test_orders_agree_at_zero_and_forward_is_larger_where_resolved():
     # the difference between two lattices (< 0.1% here)
     mech = make("bmg", gamma=0.9, sigma0=3.0)
     for kw in ({}, {"resolution": 96, "level_resolution": 144}):
-        r = c.bmg_delta(mech, 1000, 0.003162, **kw)
+        r = B.bmg_delta(mech, 1000, 0.003162, **kw)
         assert r.parts["pair"] == "(x, bot)"
         assert r.parts["delta (bot, x)"] < 0.8 * r.parts["delta (x, bot)"]
 
 
 # ----------------------------------------------------------------------------- monotonicity
 def _delta(sigma0, eps, n=300, gamma=0.9):
-    r = c.bmg_delta(make("bmg", gamma=gamma, sigma0=sigma0), n, eps)
+    r = B.bmg_delta(make("bmg", gamma=gamma, sigma0=sigma0), n, eps)
     return r.delta, r.error
 
 
@@ -241,8 +241,8 @@ def test_profile_from_the_shared_interface():
 
 def test_finer_lattice_agrees():
     mech = make("bmg", gamma=0.95, sigma0=4.6)
-    a = c.bmg_delta(mech, 10 ** 4, 1.5e-4)
-    f = c.bmg_delta(mech, 10 ** 4, 1.5e-4, resolution=96, level_resolution=144)
+    a = B.bmg_delta(mech, 10 ** 4, 1.5e-4)
+    f = B.bmg_delta(mech, 10 ** 4, 1.5e-4, resolution=96, level_resolution=144)
     # both certified; the default lattice inflates delta by < 1% (second order in h)
     assert abs(a.delta / f.delta - 1) < 1e-2
     assert a.error < 1e-4 * a.delta
@@ -250,13 +250,13 @@ def test_finer_lattice_agrees():
 
 def test_gamma_one_is_perfectly_private():
     mech = make("bmg", gamma=1, sigma0=2)
-    assert c.bmg_delta(mech, 100, 0.0).delta == 0.0
+    assert B.bmg_delta(mech, 100, 0.0).delta == 0.0
 
 
 # ----------------------------------------------------------------------------- asymptotic
 def test_gaussian_local_profile_is_labelled_asymptotic():
     mech = make("gaussian-local", sigma0=5)
-    prof = c.gaussian_local_asymptotic_profile(mech, 1000, epsilons=[0.01], deltas=[1e-6])
+    prof = T.gaussian_local_asymptotic_profile(mech, 1000, epsilons=[0.01], deltas=[1e-6])
     assert prof.kind == "asymptotic" and all(b.kind == "asymptotic" for b in prof.bounds)
     assert all("conjectur" in b.certificate.lower() for b in prof.bounds)
     assert "not a certified" in prof.mechanism["warning"]
@@ -269,19 +269,19 @@ def test_gaussian_local_profile_is_labelled_asymptotic():
     assert eps.quantity == "epsilon" and eps.delta == 1e-6
     # the template is decreasing in epsilon: the bisection bracket [lo, hi] straddles delta
     chi = prof.mechanism["chi_chua"]
-    assert c.template(1000, eps.lo, chi) >= 1e-6 >= c.template(1000, eps.hi, chi)
+    assert T.template(1000, eps.lo, chi) >= 1e-6 >= T.template(1000, eps.hi, chi)
 
 
 def test_gaussian_local_has_no_certified_blanket_bound():
     with pytest.raises(ValueError, match="gamma"):
-        c.bmg_delta(make("gaussian-local", sigma0=2), 100, 0.1)
+        B.bmg_delta(make("gaussian-local", sigma0=2), 100, 0.1)
 
 
 def test_template_matches_definition():
     n, e, chi = 1000, 0.01, 30.0
     f = 1 / (math.sqrt(2 * math.pi) * chi ** 3 * e ** 2 * n ** 1.5) * math.exp(-chi ** 2 * e ** 2 * n / 2)
-    assert float(c.template(n, e, chi)) == pytest.approx(f, rel=1e-13)   # float64 reference
-    assert c.template_epsilon(n, f, chi) == pytest.approx(e, rel=1e-10)
+    assert float(T.template(n, e, chi)) == pytest.approx(f, rel=1e-13)   # float64 reference
+    assert T.template_epsilon(n, f, chi) == pytest.approx(e, rel=1e-10)
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -289,7 +289,7 @@ def test_template_matches_definition():
 def test_bad_gamma(gamma):
     law = LL.AffineLognormal(*pair_params(0.5, 1.0, 0.1)["(x, bot)"])
     with pytest.raises(ValueError, match="gamma"):
-        c.blanket_delta(law, gamma, 10)
+        B.blanket_delta(law, gamma, 10)
     with pytest.raises(ValueError, match="gamma"):
         make("bmg", gamma=gamma, sigma0=1.0)
 
@@ -297,13 +297,13 @@ def test_bad_gamma(gamma):
 @pytest.mark.parametrize("n", [0, -3, 2.5])
 def test_bad_n(n):
     with pytest.raises(ValueError, match="n="):
-        c.bmg_delta(make("bmg", gamma=0.5, sigma0=1), n, 0.1)
+        B.bmg_delta(make("bmg", gamma=0.5, sigma0=1), n, 0.1)
 
 
 @pytest.mark.parametrize("delta", [0.0, 1.0, -1e-3, 2.0])
 def test_bad_delta(delta):
     with pytest.raises(ValueError, match="delta"):
-        c.bmg_epsilon(make("bmg", gamma=0.5, sigma0=1), 10, delta)
+        B.bmg_epsilon(make("bmg", gamma=0.5, sigma0=1), 10, delta)
 
 
 @pytest.mark.parametrize("sigma0", [0.0, -1.0])
@@ -311,12 +311,12 @@ def test_bad_sigma0(sigma0):
     with pytest.raises(ValueError, match="sigma0"):
         make("bmg", gamma=0.5, sigma0=sigma0)
     with pytest.raises(ValueError, match="sigma0"):
-        c.chi_chua(sigma0)
+        T.chi_chua(sigma0)
 
 
 def test_bad_epsilon():
     with pytest.raises(ValueError, match="epsilon"):
-        c.bmg_delta(make("bmg", gamma=0.5, sigma0=1), 10, -0.1)
+        B.bmg_delta(make("bmg", gamma=0.5, sigma0=1), 10, -0.1)
 
 
 # ----------------------------------------------------------------------------- CLI

@@ -4,7 +4,7 @@ import importlib
 import pytest
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric import continuous, gaussian
+from shufflekit.numeric import bmg_blanket, gaussian, shuffle_template
 from shufflekit.numeric.accountant import PrivacyProfile
 from shufflekit.numeric.blanket import blanket_profile
 from shufflekit.numeric.bound import Bound, Kind
@@ -21,9 +21,9 @@ def test_the_legacy_profile_module_is_gone():
     (lambda e: lower_profile(make("krr", k=3, eps0=1), 50, e), [0.1, 0.3], Kind.LOWER),
     (lambda e: gaussian.central_gaussian_profile(10, 100, e), [0.1, 0.3], Kind.EXACT),
     # BMG: epsilons where delta is far above the certified error budget (~1e-13)
-    (lambda e: continuous.bmg_profile(make("bmg", gamma=0.9, sigma0=3), 100, e), [0.003, 0.01],
+    (lambda e: bmg_blanket.bmg_profile(make("bmg", gamma=0.9, sigma0=3), 100, e), [0.003, 0.01],
      Kind.UPPER),
-    (lambda e: continuous.gaussian_local_asymptotic_profile(make("gaussian-local", sigma0=3), 100,
+    (lambda e: shuffle_template.gaussian_local_asymptotic_profile(make("gaussian-local", sigma0=3), 100,
                                                             e), [0.1, 0.3], Kind.ASYMPTOTIC),
 ])
 def test_profiles_are_bounds_of_one_kind(build, eps, kind):

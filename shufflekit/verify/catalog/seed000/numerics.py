@@ -1,6 +1,6 @@
 r"""Numeric claims of seed 000 (Takagi-Liew), Sections 3-5: the Gaussian-limit correspondence
 and the settings behind Figures 1-3, checked with the certified blanket accountant
-(:mod:`shufflekit.numeric.continuous`), the exact central Gaussian profile
+(:mod:`shufflekit.numeric.bmg_blanket`), the exact central Gaussian profile
 (:mod:`shufflekit.numeric.gaussian`) and the BMG design (:mod:`shufflekit.numeric.bmg_design`).
 
 RMSE is per coordinate with :math:`d = 1` unless stated (the mixture term :math:`\gamma/(1-\gamma)` of
