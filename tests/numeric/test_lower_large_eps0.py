@@ -1,4 +1,4 @@
-"""Theorem 5 lower bound (Su, Cheng and Wang) at large eps0 and wide likelihood ratios.
+"""Theorem 5 lower bound (Su-Cheng-Wang 2026) at large eps0 and wide likelihood ratios.
 
 For k-RR with :math:`e^{\\varepsilon_0} \\ge 10^{13}` the output classes of a triple
 :math:`(x^0, x^1, z)` were merged with a tolerance relative to the *largest* ratio, which lumps
