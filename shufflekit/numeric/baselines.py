@@ -9,14 +9,14 @@ violated conditions raise :class:`~shufflekit.errors.CannotCertify`
 * :func:`fmt21_epsilon` -- Feldman, McMillan, Talwar, *Hiding among the clones*
   (FOCS 2021), Thm 3.1 (closed form).
 * :func:`clone_delta` -- the same paper's numerical bound: the exact
-  :math:`D_{e^\varepsilon}(P_0^C\|P_1^C)` of the standard clone reduction (seed 002, Thm 3).
+  :math:`D_{e^\varepsilon}(P_0^C\|P_1^C)` of the standard clone reduction (Su-Cheng-Wang 2026, Thm 3).
 * :func:`fmt23_epsilon` -- Feldman, McMillan, Talwar, *Stronger privacy amplification
   by shuffling for Renyi and approximate DP* (SODA 2023), Thm 3.2, restricted by its
   erratum (see :func:`stronger_clone_applies`).
 * :func:`hoeffding_delta`, :func:`bennett_delta` -- Balle, Bell, Gascon, Nissim,
   *The privacy blanket of the shuffle model* (CRYPTO 2019), Sec. 5, with the exact
   mechanism-specific :math:`\gamma` and privacy amplification random variable.
-* :func:`chernoff_canonical_delta` -- seed 001, Sec. 8.2, through
+* :func:`chernoff_canonical_delta` -- Shvets 2026, Sec. 8.2, through
   :func:`shufflekit.numeric.chernoff.chernoff_delta`.
 """
 from __future__ import annotations
@@ -75,7 +75,7 @@ def fmt21_epsilon(eps0: float, n: int, delta: float) -> float:
 def stronger_clone_applies(mech, tol: float = 1e-12) -> tuple[bool, str]:
     r"""Membership in the class where the stronger-clone bound is kept by its erratum.
 
-    Following seed 002, Sec. 3.3: the corrected argument needs the differing user to
+    Following Su-Cheng-Wang 2026, Sec. 3.3: the corrected argument needs the differing user to
     have no left-over part, i.e. for every pair :math:`x^0\ne x^1`,
     :math:`R_{x^0} = (e^{\varepsilon_0}Q_0 + Q_1)/(e^{\varepsilon_0}+1)`,
     :math:`R_{x^1} = (Q_0 + e^{\varepsilon_0}Q_1)/(e^{\varepsilon_0}+1)` with distributions
@@ -170,7 +170,7 @@ def closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) ->
 # ------------------------------------------------------- standard clone, numerical
 def clone_delta(eps0: float, n: int, epsilon: float) -> tuple[float, float]:
     r"""Exact :math:`D_{e^\varepsilon}(P_0^C\|P_1^C)` of the standard clone (FMT 2021, Thm 3.2;
-    seed 002, Thm 3), an upper bound for every :math:`\varepsilon_0`-LDP randomizer.
+    Su-Cheng-Wang 2026, Thm 3), an upper bound for every :math:`\varepsilon_0`-LDP randomizer.
 
     :math:`C\sim\mathrm{Bin}(n-1, e^{-\varepsilon_0})`, :math:`A\sim\mathrm{Bin}(C,1/2)`,
     :math:`\Delta\sim\mathrm{Bern}(p)`, :math:`p = e^{\varepsilon_0}/(e^{\varepsilon_0}+1)`,
@@ -193,8 +193,17 @@ def clone_delta(eps0: float, n: int, epsilon: float) -> tuple[float, float]:
     return hi, hi - lo
 
 
+#: Most binomial terms :func:`clone_enclosure` sums for one epsilon (rows of the outer window
+#: times the widest inner window): 5.3e7 at n = 1e6, eps0 = 1 (a minute on a loaded core),
+#: 5.2e8 at n = 1e7; beyond it the closed form ``clone`` or the exact ``blanket`` answers.
+CLONE_MAX_TERMS = 10 ** 8
+
+
 def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> tuple[float, float]:
-    """Float enclosure ``(lo, hi)`` of the clone divergence (see :func:`clone_delta`)."""
+    """Float enclosure ``(lo, hi)`` of the clone divergence (see :func:`clone_delta`).
+
+    Raises :class:`CannotCertify` before any summation when the binomial windows would hold
+    more than :data:`CLONE_MAX_TERMS` terms."""
     from flint import arb, ctx
 
     from shufflekit.numeric.positive_part import REL_TARGET, U, rows_for
@@ -212,6 +221,11 @@ def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> 
     N = n - 1
     outer = rows_for(1 / E0, bits, bits).get(N)
     half = rows_for(arb(0.5), bits, bits)
+    terms = outer.size * half.meta(outer.hi).size
+    if terms > CLONE_MAX_TERMS:
+        raise CannotCertify(f"clone-numeric at n={n}, eps0={eps0:g} would sum about {terms:.2g} "
+                            f"binomial terms (more than {CLONE_MAX_TERMS:.0e}); the closed form "
+                            "'clone' or the exact 'blanket' answers at this size")
     hi_sum, lo_sum = arb(0), arb(0)
     for idx, c in enumerate(range(outer.lo, outer.hi + 1)):
         row = half.get(c)
@@ -246,35 +260,22 @@ def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> 
 
 
 # ----------------------------------------------------------------- Balle et al.
-def _parv_stats(mech, epsilon: float, adjacency: str):
-    """Per distinct pair: (gamma, max L, min L, E[L^2]) of the PARV L = gamma * G | blanket."""
-    e = math.exp(epsilon)
-    out = []
-    for law in ratio_laws(mech, adjacency):
-        gam = law.gamma
-        L = gam * (law.alpha - e * law.beta)
-        w = law.weight / gam
-        out.append((gam, float(L.max()), float(L.min()), float(np.dot(w, L * L))))
-    return out
+def _worst_pair_float(mech, n: int, epsilon: float, adjacency: str, what: str, ball_of) -> float:
+    r"""The float upper end of ``ball_of(mech, n, epsilon, adjacency)`` (the worst pair's bound,
+    evaluated in Arb by :func:`_worst_pair_arb`), capped at 1; 1 if the ball is not finite.
+    Raises :class:`CannotCertify` at :math:`\varepsilon = 0` (both bounds divide by
+    :math:`e^\varepsilon - 1`).  There is no float64 evaluation: in float64 the Bennett term
+    :math:`(1-\gamma+\gamma e^{-s})^n - (1-\gamma)^n` is 0 for :math:`\gamma < 10^{-16}`
+    (binary RR with :math:`\varepsilon_0 \ge 37`) although the bound is positive."""
+    from shufflekit.numeric.caller_state import certified_arithmetic
 
-
-def _worst_pair_float(mech, n: int, epsilon: float, adjacency: str, what: str, pair_delta) -> float:
-    r"""Largest ``pair_delta(gamma, max L, min L, E[L^2], a)`` over the distinct pairs of
-    ``adjacency`` (float path of :func:`_worst_pair_arb`), with :math:`a = e^\varepsilon - 1`;
-    a pair whose largest privacy-loss value :math:`L_i` is :math:`\le 0` contributes nothing.
-    Each value is raised by a relative :math:`10^{-12}` for its float round-off and the
-    maximum capped at 1.  Raises :class:`CannotCertify` at :math:`\varepsilon = 0` (both
-    bounds divide by :math:`e^\varepsilon - 1`)."""
     n, epsilon = check_n(n), check_epsilon(epsilon)
     _ldp_eps0(mech)
     if epsilon == 0:
         raise CannotCertify(f"the {what} bound needs epsilon > 0 (it divides by e^eps - 1)")
-    a = math.expm1(epsilon)
-    best = 0.0
-    for gam, lmax, lmin, c in _parv_stats(mech, epsilon, adjacency):
-        if lmax > 0:
-            best = max(best, pair_delta(gam, lmax, lmin, c, a) * (1 + 1e-12))
-    return min(best, 1.0)
+    with certified_arithmetic():
+        ball = ball_of(mech, n, epsilon, adjacency)
+        return min(float_up(ball), 1.0) if ball.is_finite() else 1.0
 
 
 def hoeffding_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") -> float:
@@ -290,11 +291,7 @@ def hoeffding_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one"
 
     Worst over neighbouring pairs.  Needs :math:`\varepsilon>0`.
     """
-    def pair_delta(gam, lmax, lmin, c, a):
-        b = lmax - lmin
-        return math.exp(-math.log(gam * n) + math.log(b * b / (4 * a))
-                        + n * math.log1p(-gam * (-math.expm1(-2 * a * a / (b * b)))))
-    return _worst_pair_float(mech, n, epsilon, adjacency, "Hoeffding", pair_delta)
+    return _worst_pair_float(mech, n, epsilon, adjacency, "Hoeffding", hoeffding_delta_arb)
 
 
 def bennett_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") -> float:
@@ -315,24 +312,69 @@ def bennett_delta(mech, n: int, epsilon: float, adjacency: str = "replace-one") 
     :math:`\sum_{m\ge0}\binom nm\gamma^m(1-\gamma)^{n-m}e^{-ms} = (1-\gamma+\gamma e^{-s})^n`,
     minus the :math:`m=0` term :math:`(1-\gamma)^n`.
     """
-    def pair_delta(gam, lmax, lmin, c, a):
-        beta = a * lmax / c
-        phi = (1 + beta) * math.log1p(beta) - beta
-        s = c / lmax ** 2 * phi
-        mgf = math.exp(n * math.log1p(-gam * (-math.expm1(-s))))
-        zero = math.exp(n * math.log1p(-gam)) if gam < 1 else 0.0
-        return max(mgf - zero, 0.0) * lmax / math.log1p(beta) / (gam * n)
-    return _worst_pair_float(mech, n, epsilon, adjacency, "Bennett", pair_delta)
+    return _worst_pair_float(mech, n, epsilon, adjacency, "Bennett", bennett_delta_arb)
 
 
-# ----------------------------------------------------------------- Chernoff (seed 001)
+# ----------------------------------------------------------------- Chernoff (Shvets 2026)
+def _exact_fraction(v):
+    """``v`` as a :class:`fractions.Fraction` if it is a rational number (a sympy Rational, an
+    int or a float, which is a dyadic rational), else ``None``."""
+    from fractions import Fraction
+
+    import sympy as sp
+
+    if isinstance(v, sp.Rational):
+        return Fraction(int(v.p), int(v.q))
+    if isinstance(v, (int, float, Fraction)) and not isinstance(v, bool):
+        return Fraction(v)
+    return None
+
+
+def likelihood_excess(mech, i: int, j: int) -> np.ndarray:
+    r"""Float :math:`r(y) = R_{x_j}(y)/R_{x_i}(y) - 1` per output of ``mech`` (0 where both
+    entries are 0), computed from the exact entries as :math:`(R_{x_j} - R_{x_i})/R_{x_i}` and
+    rounded once: from the float matrix, rows equal up to :math:`2^{-141}` give
+    :math:`r = 0` instead of :math:`\pm 2^{-140}`, and an entry :math:`1 - 3\cdot 2^{-69}`
+    against :math:`1 - 2^{-133}` gives 0 instead of :math:`-5.1\cdot 10^{-21}`.
+
+    Rational entries (sympy Rationals, floats) are subtracted exactly; other entries (such as
+    :math:`e^{\varepsilon_0}/(e^{\varepsilon_0}+1)`) at the 60 significant digits of the
+    mechanism's own high-precision evaluation, an absolute error of about
+    :math:`10^{-60}` in :math:`r`.
+    """
+    import mpmath
+
+    rows, _ = mech._mp_entries
+    mp_i, mp_j = rows[mech.inputs[i]], rows[mech.inputs[j]]
+    out = np.zeros(len(mech.outputs))
+    for y, (pi, pj) in enumerate(zip(mech.probs[i], mech.probs[j])):
+        if pi == pj:
+            continue
+        fi, fj = _exact_fraction(pi), _exact_fraction(pj)
+        if fi is not None and fj is not None:
+            out[y] = float((fj - fi) / fi) if fi != 0 else (math.inf if fj != 0 else 0.0)
+            continue
+        with mpmath.workdps(60):
+            if mp_i[y] == 0:
+                out[y] = math.inf if mp_j[y] != 0 else 0.0
+            else:
+                out[y] = float((mp_j[y] - mp_i[y]) / mp_i[y])
+    return out
+
+
 def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
-    r"""Seed 001, Sec. 8.2 Chernoff bound for the canonical pair, worst over ordered pairs.
+    r"""Shvets 2026, Sec. 8.2 Chernoff bound for the canonical pair, worst over ordered pairs.
 
     Canonical pair: the other :math:`n-1` users hold :math:`x^0` (law
     :math:`w_0 = R_{x^0}`), the differing user holds :math:`x^0` or :math:`x^1`
     (:math:`w_1 = R_{x^1}`).  This bounds that pair-specific divergence only (both
     orderings are tried), not the mechanism-wide worst case.
+
+    Each output class enters with its mass (multiplicity times per-output probability) and
+    the ratio excess :math:`r = w_1/w_0 - 1` of :func:`likelihood_excess`; outputs that
+    neither row can produce carry no mass and are left out (a column of zeros is not a
+    missing support).  Ordered pairs are skipped only when their floats and ratios are
+    identical.
     """
     from shufflekit.numeric.chernoff import chernoff_delta
 
@@ -340,19 +382,23 @@ def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
     if getattr(mech, "components", None):
         mech = mech.to_finite()
     P, mult = float_matrix(mech)
+    mass = P * mult[None, :]
     best = 0.0
     seen = set()
     for i in range(len(P)):
         for j in range(len(P)):
             if i == j:
                 continue
-            w0 = np.repeat(P[i], mult.astype(int)) if np.all(mult == np.round(mult)) else P[i]
-            w1 = np.repeat(P[j], mult.astype(int)) if np.all(mult == np.round(mult)) else P[j]
-            key = (tuple(np.round(w0, 14)), tuple(np.round(w1, 14)))
+            keep = (P[i] > 0) | (P[j] > 0)
+            if keep.sum() < 2:          # both rows are the same point mass: delta = 0
+                continue
+            w0, w1 = mass[i, keep], mass[j, keep]
+            r = likelihood_excess(mech, i, j)[keep]
+            key = (w0.tobytes(), w1.tobytes(), r.tobytes())
             if key in seen:
                 continue
             seen.add(key)
-            best = max(best, chernoff_delta(w0, w1, n, epsilon, direction="both"))
+            best = max(best, chernoff_delta(w0, w1, n, epsilon, direction="both", excess=r))
     return best
 
 
@@ -529,18 +575,91 @@ def _arb_parv(mech, adjacency: str):
     return out
 
 
+def _unit_ends(x):
+    r"""The end points of the ball ``x`` clipped to :math:`[0, 1]` (the range of a
+    probability), as exact Arb points; ``x`` must meet :math:`[0, 1]`.  (A ball cannot carry
+    the clipped interval itself: its radius is rounded up to 30 bits, so even ``arb(0.5, 0.5)``
+    reaches below 0 and above 1.)"""
+    lo, hi = x.lower(), x.upper()
+    return (lo if lo > 0 else arb(0)), (hi if hi < 1 else arb(1))
+
+
+def _log_mixture(gam, t):
+    r"""Ball of :math:`\log q`, :math:`q = 1 - \gamma(1 - e^{-t}) = (1-\gamma) + \gamma e^{-t}`,
+    for balls :math:`\gamma \subset (0, 1]`, :math:`t \ge 0`, without cancellation.
+
+    :math:`q` is non-increasing in :math:`\gamma` and in :math:`t`, so it is evaluated at exact
+    end points only: :math:`\log q \in [\log q(\gamma_+, t_+), \log q(\gamma_-, t_-)]`.  At a point,
+    :math:`\log q` is enclosed twice and the tighter enclosure kept: as
+    :math:`\mathrm{log1p}(-\gamma\,(-\mathrm{expm1}(-t)))` (accurate when :math:`q` is near 1,
+    e.g. :math:`\gamma = 10^{-39}`, where :math:`1 - \gamma` is 1 at 128 bits) and as
+    :math:`\log((1-\gamma) + \gamma e^{-t})`, a sum of two non-negative terms (accurate when
+    :math:`q` is near 0, e.g. :math:`\gamma = 1`, :math:`t = 10^3`)."""
+    def at(g, s):
+        direct = ((1 - g) + g * (-s).exp()).log()
+        x = g * (-(-s).expm1())
+        if not x < 1:
+            return direct
+        near_one = (-x).log1p()
+        return near_one if near_one.rad() < direct.rad() else direct
+    g_lo, g_hi = _unit_ends(gam)
+    t_lo, t_hi = (t.lower() if t.lower() > 0 else arb(0)), t.upper()
+    return at(g_hi, t_hi).union(at(g_lo, t_lo))
+
+
+def _one_minus_power(w, n: int):
+    r"""Ball of :math:`1 - (1 - w)^n` for a ball :math:`w` meeting :math:`[0, 1]`: increasing in
+    :math:`w`, evaluated at the end points as :math:`-\mathrm{expm1}(n\,\mathrm{log1p}(-w))`
+    (:math:`n w` for tiny :math:`w` without cancellation; 1 at :math:`w = 1`)."""
+    def at(p):
+        if p == 0:
+            return arb(0)
+        if p == 1:
+            return arb(1)
+        return -(n * (-p).log1p()).expm1()
+    w_lo, w_hi = _unit_ends(w)
+    return at(w_lo).union(at(w_hi))
+
+
+def _bennett_phi(beta):
+    r"""Ball of :math:`\phi(\beta) = (1+\beta)\log(1+\beta) - \beta` for a ball :math:`\beta > 0`.
+
+    For :math:`\beta < 1/2` the two terms cancel to :math:`\phi(\beta) \approx \beta^2/2` (at
+    :math:`\beta = 10^{-46}` the direct form is :math:`\pm 10^{-38}` at 128 bits), so the
+    alternating series :math:`\phi(\beta) = \sum_{k\ge2} (-1)^k \beta^k/(k(k-1))` is summed
+    instead; its terms decrease, so the remainder after the term :math:`k = K` is at most the
+    next term, :math:`\beta^{K+1}/((K+1)K)`, added as a radius."""
+    if not beta.upper() < 0.5:
+        return (1 + beta) * beta.log1p() - beta
+    b_hi = arb(beta.upper())
+    power, total, k = beta * beta, arb(0), 2
+    cut = arb(2) ** -(ctx.prec + 8)
+    while True:
+        total += (power if k % 2 == 0 else -power) / (k * (k - 1))
+        # next term relative to the leading one: at most 2 beta^(k-1) / (k(k+1)) <= beta^(k-1)
+        if b_hi ** (k - 1) < cut:
+            break
+        power *= beta
+        k += 1
+    tail = b_hi ** (k + 1) / ((k + 1) * k)
+    return total + tail * arb(0, 1)
+
+
 def _worst_pair_arb(mech, n: int, epsilon: float, adjacency: str, pair_delta):
     r"""Largest ball of ``pair_delta`` over the distinct pairs of ``adjacency``, or ``None`` at
     epsilon = 0.
 
-    For each pair, with :math:`a = e^\varepsilon - 1` and the privacy-loss values
-    :math:`L_i = \gamma(\alpha_i - e^\varepsilon \beta_i)` (Balle et al. 2019, Sec. 5), a pair
-    whose largest :math:`L_i` is certainly :math:`\le 0` contributes nothing; otherwise it
-    contributes ``pair_delta(gam, w, L, lmax, a)``."""
+    For each pair, with :math:`a = e^\varepsilon - 1` (as :math:`\mathrm{expm1}(\varepsilon)`:
+    at :math:`\varepsilon = 10^{-297}` the form :math:`e^\varepsilon - 1` is a ball around 0) and
+    the privacy-loss values :math:`L_i = \gamma(\alpha_i - e^\varepsilon \beta_i)` (Balle et al.
+    2019, Sec. 5), a pair whose largest :math:`L_i` is certainly :math:`\le 0` contributes
+    nothing; otherwise it contributes ``pair_delta(gam, w, L, lmax, a)``.  A pair whose ball is
+    not finite makes the answer not finite (the caller reports the trivial delta <= 1): it
+    must not be passed over as if it contributed nothing."""
     if epsilon <= 0:
         return None
     ctx.prec = ARB_PREC
-    a = arb(epsilon).exp() - 1
+    a = arb(epsilon).expm1()
     best = arb(0)
     for gam, al, be, w in _arb_parv(mech, adjacency):
         L = [gam * (x - (a + 1) * y) for x, y in zip(al, be)]
@@ -548,31 +667,48 @@ def _worst_pair_arb(mech, n: int, epsilon: float, adjacency: str, pair_delta):
         if lmax.upper() <= 0:
             continue
         val = pair_delta(gam, w, L, lmax, a)
+        if not val.is_finite():
+            return val
         if val.upper() > best.upper():
             best = val
     return best
 
 
 def hoeffding_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-one"):
-    """Ball of :func:`hoeffding_delta` (max over pairs), or ``None`` at epsilon = 0."""
+    r"""Ball of the Hoeffding bound of :func:`hoeffding_delta` (max over pairs), or ``None`` at
+    epsilon = 0:
+    :math:`\frac{1}{\gamma n}\frac{b^2}{4a}\,q^n`, :math:`q = 1-\gamma(1-e^{-2a^2/b^2})`, with
+    :math:`q^n = \exp(n \log q)` and :math:`\log q` from :func:`_log_mixture` (at
+    :math:`\gamma \approx 1` and :math:`2a^2/b^2 \approx 10^{-623}` the form
+    :math:`1 - \gamma(1 - e^{-t})` is 1 at 128 bits)."""
     def pair_delta(gam, w, L, lmax, a):
         lmin = min(L, key=lambda b: float_down(b))
         b = arb(lmax.upper() - lmin.lower())  # a ball containing an upper bound on the range
-        return (1 / (gam * n)) * (b * b / (4 * a)) * (1 - gam * (1 - (-2 * a * a / (b * b)).exp())) ** n
+        t = 2 * a * a / (b * b)
+        return (1 / (gam * n)) * (b * b / (4 * a)) * (n * _log_mixture(gam, t)).exp()
     return _worst_pair_arb(mech, n, epsilon, adjacency, pair_delta)
 
 
 def bennett_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-one"):
-    """Ball of :func:`bennett_delta` (max over pairs), or ``None`` at epsilon = 0."""
+    r"""Ball of the Bennett bound of :func:`bennett_delta` (max over pairs), or ``None`` at
+    epsilon = 0.
+
+    The closed form :math:`(1-\gamma+\gamma e^{-s})^n - (1-\gamma)^n`, :math:`s = \alpha\phi(\beta)`,
+    is the difference of two numbers near 1 when :math:`\gamma` is small (binary RR with
+    :math:`\varepsilon_0 = 90`: :math:`\gamma = 1.6\cdot10^{-39}`), so it is evaluated as
+    :math:`q^n\,(1 - (1 - w)^n)` with :math:`q = 1-\gamma+\gamma e^{-s}` and
+    :math:`w = \gamma e^{-s}/q \in (0, 1]` (since :math:`(1-\gamma)/q = 1 - w`), by
+    :func:`_log_mixture` and :func:`_one_minus_power`; :math:`\log(1+\beta)` as
+    :math:`\mathrm{log1p}(\beta)` and :math:`\phi` by :func:`_bennett_phi` (both lose
+    :math:`\beta = 10^{-47}` otherwise)."""
     def pair_delta(gam, w, L, lmax, a):
         bp = arb(lmax.upper())                        # b_+ >= max L (the bound grows with b_+)
         c = sum((wi / gam * li * li for wi, li in zip(w, L)), arb(0))
         beta = a * bp / c
-        phi = (1 + beta) * (1 + beta).log() - beta
-        s = c / (bp * bp) * phi
-        mgf = (1 - gam * (1 - (-s).exp())) ** n
-        zero = (1 - gam) ** n
-        return (mgf - zero) * bp / (1 + beta).log() / (gam * n)
+        s = c / (bp * bp) * _bennett_phi(beta)
+        log_q = _log_mixture(gam, s)
+        excess = (n * log_q).exp() * _one_minus_power(gam * (-s - log_q).exp(), n)
+        return excess * bp / beta.log1p() / (gam * n)
     return _worst_pair_arb(mech, n, epsilon, adjacency, pair_delta)
 
 
@@ -609,9 +745,9 @@ balle_method("bennett", "Bennett", bennett_delta_arb, monotone=False)
 
 
 @register("clone-numeric", kind=Kind.UPPER, supports=finite_ldp, adjacencies=("replace-one",),
-          summary="exact divergence of the standard clone pair (FMT 2021 Thm 3.2; seed 002 Thm 3)")
+          summary="exact divergence of the standard clone pair (FMT 2021 Thm 3.2; Su-Cheng-Wang 2026 Thm 3)")
 def _clone_numeric(mech, n, *, adjacency="replace-one", **options):
-    r"""FMT 2021 Thm 3.2 / seed 002 Thm 3: the clone pair's exact divergence dominates every
+    r"""FMT 2021 Thm 3.2 / Su-Cheng-Wang 2026 Thm 3: the clone pair's exact divergence dominates every
     :math:`\varepsilon_0`-LDP randomizer's replace-one pairs.  Evaluated by
     :func:`clone_enclosure` (certified binomial rows, Arb outer sum)."""
     e0 = _ldp_eps0(mech)
@@ -629,9 +765,9 @@ CANONICAL_PAIRS = "canonical pairs only: (x1, x0, ..., x0) vs (x0, x0, ..., x0),
 
 
 @register("chernoff", kind=Kind.HEURISTIC, supports=finite_ldp, adjacencies=("replace-one",),
-          summary="seed 001 Sec. 8.2 Chernoff bound; proven only for the canonical pairs")
+          summary="Shvets 2026 Sec. 8.2 Chernoff bound; proven only for the canonical pairs")
 def _chernoff(mech, n, *, adjacency="replace-one", **options):
-    r"""Seed 001, Sec. 8.2: a Chernoff bound on the divergence of the *canonical* pair, where the
+    r"""Shvets 2026, Sec. 8.2: a Chernoff bound on the divergence of the *canonical* pair, where the
     other :math:`n-1` users all hold :math:`x^0`.  It is not a bound over all neighbouring pairs
     (10-RR, eps0 = 8, n = 1e7, delta = 1e-12: its epsilon 0.134 lies below the Theorem 5 lower
     bound 0.152 of the mechanism), so it is reported as ``heuristic`` with ``pairs`` naming
@@ -643,5 +779,5 @@ def _chernoff(mech, n, *, adjacency="replace-one", **options):
         return v, v, ""
     return DeltaFunctionAccountant(mech, n, adjacency=adjacency, method="chernoff",
                                    kind=Kind.HEURISTIC, fn=fn, pairs=CANONICAL_PAIRS, eps_max=e0,
-                                   certificate="seed 001 Sec. 8.2 for the canonical pairs only; "
+                                   certificate="Shvets 2026 Sec. 8.2 for the canonical pairs only; "
                                    "float64 log-space evaluation")

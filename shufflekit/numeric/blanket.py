@@ -1,6 +1,6 @@
 r"""Certified blanket bound :math:`\delta(\varepsilon) = \tfrac1n\mathbb{E}[(G_1+\dots+G_n)_+]`.
 
-Seed 002, Thm 4 (Balle et al., Lemma 5.3, restated): for a finite local randomizer
+Su-Cheng-Wang 2026, Thm 4 (Balle et al., Lemma 5.3, restated): for a finite local randomizer
 with maximal blanket :math:`c(y) = \min_x R_x(y)`, :math:`\gamma = \sum_y c(y)`, and a
 neighbouring pair :math:`(x, x')`, the shuffled hockey-stick divergence is at most
 
@@ -9,7 +9,7 @@ neighbouring pair :math:`(x, x')`, the shuffled hockey-stick divergence is at mo
     G = \begin{cases} \alpha(y) - e^{\varepsilon}\beta(y) & \text{w.p. } c(y)\\
                       0 & \text{w.p. } 1-\gamma\end{cases}
 
-with :math:`\alpha = R_x/c`, :math:`\beta = R_{x'}/c` (the GPARV of seed 002, Def. 5.1).
+with :math:`\alpha = R_x/c`, :math:`\beta = R_{x'}/c` (the GPARV of Su-Cheng-Wang 2026, Def. 5.1).
 The pair :math:`(\alpha,\beta)` and its weights do not depend on :math:`\varepsilon`;
 :class:`~shufflekit.numeric.gparv_law.RatioLaw` stores them once per distinct neighbouring
 pair (both directions of every pair of the relation), and the bound is the largest over them.
@@ -24,13 +24,24 @@ What the certificate covers:
   given), each ratio is then within :math:`3u` of the exact ratio, and merging output classes
   that agree to 12 digits moves a ratio by at most :math:`10^{-12}` relatively; a relative radius
   :data:`ATOM_RADIUS` = :math:`2^{-38}` covers all three, and :math:`e^\varepsilon` is an Arb ball;
-* the probabilities: the float weights and :math:`1-\gamma` differ from the exact ones by a
-  relative :math:`\eta \le (2K+8)u\max(1,\gamma/(1-\gamma))` (``K`` outputs); every cell of the
-  multinomial is a product of :math:`n` of them, so the expectation moves by a factor in
-  :math:`[(1-\eta)^n, (1+\eta)^n]`, applied outward;
+* the probabilities: a float weight (the rounded floor times the multiplicity, merged classes
+  summed, pairs whose weights agree within :math:`4(K+1)u` sharing one law; ``K`` classes) is
+  within a relative :math:`\epsilon_w = 5(K+1)u` of the pair's exact weight, and the zero mass
+  :math:`1-\gamma`, computed from the exact entries
+  (:func:`~shufflekit.numeric.gparv_law.zero_mass_of`), within its proven relative error
+  :math:`\epsilon_0`; the sums normalise the float law by its total, which is within
+  :math:`\epsilon=\max(\epsilon_w,\epsilon_0)` of 1, so each normalised probability is within
+  :math:`\eta = 2\epsilon/(1-\epsilon)` of the exact one.  Every cell of the multinomial is a
+  product of :math:`n` of them, so the expectation moves by a factor in
+  :math:`[(1-\eta)^n, (1+\eta)^n]`, applied outward (the lower factor is 0 once
+  :math:`\eta\ge1`).  (A law without the exact zero mass, e.g. one built by hand, is charged
+  :math:`\epsilon_0 = (2K+8)u\,\gamma/(1-\gamma)` for the cancellation in
+  :math:`1-\mathrm{fl}(\gamma)`.)  The float :math:`1-\gamma` is not usable near one: for
+  :math:`R_x(y) = 1-2^{-57}` it is 0 while the exact mass is :math:`2^{-57}`, and the worst case
+  of the sum (every user but one drawing the zero atom) scales with its power :math:`n-1`;
 * the arithmetic: the enclosure of :func:`~shufflekit.numeric.positive_part.expected_positive_part`.
 
-``fft`` (:func:`shufflekit.numeric.blanket_fft.blanket_delta_fft`, seed 002, Algorithm 4) is
+``fft`` (:func:`shufflekit.numeric.blanket_fft.blanket_delta_fft`, Su-Cheng-Wang 2026, Algorithm 4) is
 kept as the alternative engine of :class:`BlanketAccountant`.
 """
 from __future__ import annotations
@@ -71,21 +82,32 @@ def atom_interval(alpha, beta, epsilon: float, radius: float = ATOM_RADIUS):
     return g_lo, g_hi
 
 
-def probability_error(weights, zero_mass: float, outputs: int) -> float:
-    r"""Relative error :math:`\eta` of the float probabilities (module docstring)."""
+def probability_error(weights, zero_mass: float, outputs: int,
+                      zero_err: float | None = None) -> float:
+    r"""Relative error :math:`\eta` of the normalised float probabilities (module docstring):
+    :math:`2\epsilon/(1-\epsilon)`, :math:`\epsilon = \max(5(K+1)u, \epsilon_0)`, with
+    :math:`\epsilon_0` = ``zero_err`` (the proven relative error of ``zero_mass``) or, when it
+    is ``None``, the cancellation bound :math:`(2K+8)u\,\gamma/(1-\gamma)` of a zero mass
+    computed as :math:`1-\mathrm{fl}(\gamma)`."""
     gam = float(np.sum(weights))
-    eta = (2 * outputs + 8) * UNIT
+    eps = 5 * (outputs + 1) * UNIT
     if zero_mass > 0:
-        eta *= max(1.0, gam / zero_mass)
-    return eta * (1 + 1e-9)
+        eps0 = (2 * outputs + 8) * UNIT * max(1.0, gam / zero_mass) if zero_err is None \
+            else zero_err
+        eps = max(eps, eps0)
+    if eps >= 1:
+        return math.inf
+    return 2 * eps / (1 - eps) * (1 + 1e-9)
 
 
 def expectation_enclosure(g_lo, g_hi, q, q0: float, n: int, eta: float):
     r"""Arb-backed float interval ``(lo, hi)`` of :math:`\tfrac1n\mathbb{E}[(\sum G_i)_+]`."""
     res = expected_positive_part(g_lo, g_hi, q, q0, n)
     ctx.prec = 128
+    if not math.isfinite(eta):
+        return 0.0, 1.0
     f_hi = (1 + arb(eta)) ** n
-    f_lo = (1 - arb(eta)) ** n
+    f_lo = (1 - arb(eta)) ** n if eta < 1 else arb(0)
     hi = res.hi * f_hi / n
     lo = res.lo * f_lo / n
     return (math.nextafter(float_down(lo), 0.0) if lo > 0 else 0.0,
@@ -97,7 +119,8 @@ def law_enclosure(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float]:
     g_lo, g_hi = atom_interval(law.alpha, law.beta, epsilon)
     q = np.asarray(law.weight, dtype=float)
     return expectation_enclosure(g_lo, g_hi, q, law.zero_mass, n,
-                                 probability_error(q, law.zero_mass, max(len(q), 2)))
+                                 probability_error(q, law.zero_mass, max(len(q), 2),
+                                                   law.zero_err))
 
 
 def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, *,
@@ -170,7 +193,8 @@ class BlanketAccountant:
                 a, b = law_enclosure(law, epsilon, self.n)
             else:
                 g, q, mg, q0 = law_atoms(law, epsilon)
-                v, e = blanket_delta_fft(g, q, self.n, l=self.l, zero_mass=q0, margins=mg)
+                v, e = blanket_delta_fft(g, q, self.n, l=self.l, zero_mass=q0, margins=mg,
+                                         zero_mass_rel_err=law.zero_err)
                 a, b = max(v - e, 0.0), v
             lo = max(lo, a)
             if b >= hi:
@@ -218,7 +242,7 @@ def describe_mechanism(mech) -> dict:
 def blanket_profile(mech, n: int, epsilons: Sequence[float], *, method: str = "exact",
                     adjacency: str = "replace-one", pair: tuple | None = None,
                     l: float | None = None, progress: bool = False) -> "PrivacyProfile":
-    """Blanket upper bound delta_B(eps) at ``epsilons`` (seed 002, Thm 4), one Bound each."""
+    """Blanket upper bound delta_B(eps) at ``epsilons`` (Su-Cheng-Wang 2026, Thm 4), one Bound each."""
     return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency, pair=pair,
                                 l=l).profile(epsilons, progress=progress)
 
@@ -238,7 +262,7 @@ from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 
 class BlanketExactAccountant(Accountant):
-    r"""Blanket upper bound of seed 002, Thm 4 (Balle et al. Lemma 5.3), worst over every
+    r"""Blanket upper bound of Su-Cheng-Wang 2026, Thm 4 (Balle et al. Lemma 5.3), worst over every
     neighbouring pair of the relation (both directions; ``zero-out`` pairs each input with the
     null input whose law is the blanket).  The certificate covers the theorem's value
     :math:`\tfrac1n\mathbb{E}[(\sum_i G_i)_+]` of every pair: an Arb-certified enclosure of the
@@ -246,7 +270,7 @@ class BlanketExactAccountant(Accountant):
     errors covered (module docstring)."""
 
     kind = Kind.UPPER
-    certificate = ("seed 002 Thm 4 over all pairs; exact multinomial sums enclosed with Arb "
+    certificate = ("Su-Cheng-Wang 2026 Thm 4 over all pairs; exact multinomial sums enclosed with Arb "
                    "anchors, proven float recurrences and tails relative to the value")
 
     def __init__(self, mech, n: int, *, adjacency: str = "replace-one", method: str = "blanket",
@@ -280,6 +304,6 @@ class BlanketExactAccountant(Accountant):
 
 @register("blanket", kind=Kind.UPPER, supports=is_finite_ldp, default_for=lambda m, n: n <= MAX_EXACT_N,
           options=("engine", "l"),
-          summary="blanket bound of seed 002 (Thm 4) by exact binomial sums")
+          summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) by exact binomial sums")
 def _blanket_exact(mech, n, *, adjacency="replace-one", **options):
     return BlanketExactAccountant(mech, n, adjacency=adjacency, **options)

@@ -1,8 +1,8 @@
-r"""Blanket bound on a lattice with relative error (seed 002, Thm 4 evaluated by Algorithm 4,
+r"""Blanket bound on a lattice with relative error (Su-Cheng-Wang 2026, Thm 4 evaluated by Algorithm 4,
 made rigorous).
 
 The quantity is :math:`\delta_B(\varepsilon) = \tfrac1n\mathbb{E}[S_+]`, :math:`S=\sum_{i\le n}G_i`,
-:math:`G_i` i.i.d. copies of the GPARV (seed 002, Def. 5.1 and Thm 4).  Seed 002, Algorithm 4
+:math:`G_i` i.i.d. copies of the GPARV (Su-Cheng-Wang 2026, Def. 5.1 and Thm 4).  Su-Cheng-Wang 2026, Algorithm 4
 rounds the atoms to a grid :math:`l\mathbb{Z}` and convolves n-fold with an FFT; its error is
 absolute, so the tail that decides a small delta drowns in round-off.  Here the same lattice
 idea is evaluated so that every error is *relative* to the answer:
@@ -51,7 +51,11 @@ idea is evaluated so that every error is *relative* to the answer:
 
 For small n (at most :data:`DIRECT_MAX_N`) with a small support the pmf of K is instead built
 by n direct convolutions: all terms are non-negative, so the float result carries a proven
-*relative* error (:func:`direct_expectation`).
+*relative* error (:func:`direct_expectation`), as long as no product leaves the normal float
+range (:func:`direct_is_normal`).  When one can (a weight of :math:`10^{-36}` to the power 12)
+and there are few count vectors, every cell of the multinomial is summed in Arb with the exact
+atoms instead (:func:`enumerated_expectation`): a value of :math:`10^{-329}` is then a proven
+positive ball, never a float 0.
 
 The grid step is chosen per evaluation (:func:`choose_grid`) for a predicted rounding loss of
 about ``rel_loss``, preferring steps that put a heavy atom exactly on the lattice.
@@ -321,9 +325,13 @@ def _chernoff_s(d: Sequence[Fraction], q: Sequence[float], n: int, c: float) -> 
     """(s, log of the bound) minimising e^{sc-1} s^-1 (sum_j q_j e^{-s d_j})^n over s (float)."""
     dd = np.array([float(x) for x in d])
     qq = np.array(q)
+    pos = qq > 0
+    dd, lq = dd[pos], np.log(qq[pos])
 
-    def logb(s):
-        return s * c - 1 - math.log(s) + n * math.log(float(np.dot(qq, np.exp(-s * dd))))
+    def logb(s):      # log sum_j q_j e^{-s d_j} as a log-sum-exp: the terms may underflow
+        x = lq - s * dd
+        top = float(np.max(x))
+        return s * c - 1 - math.log(s) + n * (top + math.log(float(np.sum(np.exp(x - top)))))
 
     a, b = math.log(1e-3 / c), math.log(1e4 / c)
     gr = (math.sqrt(5) - 1) / 2
@@ -420,8 +428,8 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
         v0 = max(math.ceil(Fraction(c) / Fraction(law.l)), 0)
         h0 = _hhat(0, N, v0, tl, lA, cA).real
         total = arb(0)
-        for w, m in zip(ws, mult):
-            total += int(m) * (cache[w] * _hhat(w, N, v0, tl, lA, cA)).real
+        for w, mw in zip(ws, mult):    # (not ``m``: that is the number of frequencies)
+            total += int(mw) * (cache[w] * _hhat(w, N, v0, tl, lA, cA)).real
         restH = 2 * rest * float_up(h0) * (1 + 4 * UNIT)
         main = (total + arb(0, restH)) / N
         if upper:
@@ -546,6 +554,80 @@ def direct_expectation(law: LatticeLaw, n: int, upper: bool, eta: float) -> arb:
     return arb(val) / F * (1 - arb(eta)) ** n / n
 
 
+ENUMERATION_MAX = 20_000          # most count vectors enumerated in Arb (small n, few atoms)
+
+
+def compositions(n: int, r: int) -> int:
+    r"""Number of count vectors of n users over r atoms, :math:`\binom{n+r-1}{r-1}`."""
+    return math.comb(n + r - 1, r - 1) if r > 0 else 0
+
+
+def direct_is_normal(q: np.ndarray, n: int, l: float) -> bool:
+    r"""Whether :func:`direct_expectation` stays in the normal float range, which its relative
+    error bound assumes (below :math:`2^{-1022}` a product has an absolute, not a relative,
+    error, and a cell of mass :math:`10^{-460}` is simply 0).
+
+    Every entry of the pmf after :math:`s` convolutions is a sum of products of :math:`s`
+    weights, each at least :math:`q_{\min}^s`, and the positive part multiplies by
+    :math:`lv \ge l` (``l = 0``: that product is not formed), so
+    :math:`n\log_2 q_{\min} + \log_2 l \ge -1000` (a margin of 22 bits above the subnormals,
+    for the rounding factors) keeps every operand and result normal."""
+    qp = np.asarray(q, dtype=float)
+    qp = qp[qp > 0]
+    if qp.size == 0:
+        return True
+    bits = n * math.log2(float(qp.min())) + (math.log2(l) if l > 0 else 0.0)
+    return bits >= -1000
+
+
+def enumerated_expectation(ex: Sequence[Fraction], q: Sequence[float], q0: float, n: int,
+                           upper: bool, eta: float) -> arb:
+    r"""Ball for :math:`\tfrac1n\mathbb{E}[(\sum_i G_i)_+]` (times :math:`(1\pm\eta)^n`) of the
+    law with the exact atoms ``ex`` (weights ``q``) and 0 (weight ``q0``), by enumerating every
+    count vector :math:`N` (:math:`\binom{n+r-1}{r-1}` of them):
+
+    .. math:: \mathbb{E}[S_+] = \sum_N \binom{n}{N}\prod_j q_j^{N_j}\Big(\sum_j N_jg_j\Big)_+ .
+
+    The sign and value of :math:`\sum_j N_jg_j` are exact rationals, the weights Arb balls (no
+    underflow: Arb exponents are unbounded), so the ball contains the exact value of the law
+    with these atoms; the atoms are the upper (lower) ends of their enclosures, and the value
+    is non-decreasing in every atom, so it bounds the expectation from above (below)."""
+    atoms = list(ex) + ([Fraction(0)] if q0 > 0 else [])
+    ws = [float(v) for v in q] + ([float(q0)] if q0 > 0 else [])
+    r = len(atoms)
+    powers = [[arb(1)] for _ in range(r)]
+    for j in range(r):
+        b = arb(ws[j])
+        for _ in range(n):
+            powers[j].append(powers[j][-1] * b)
+    fact = [1]
+    for i in range(1, n + 1):
+        fact.append(fact[-1] * i)
+    total = arb(0)
+
+    def walk(j: int, left: int, counts: list, s: Fraction) -> None:
+        nonlocal total
+        if j == r - 1:
+            tot = s + left * atoms[j]
+            if tot <= 0:
+                return
+            cs = counts + [left]
+            coef = fact[n]
+            for c in cs:
+                coef //= fact[c]
+            term = arb(coef) * arb(fmpq(tot.numerator, tot.denominator))
+            for jj, c in enumerate(cs):
+                term *= powers[jj][c]
+            total += term
+            return
+        for c in range(left + 1):
+            walk(j + 1, left - c, counts + [c], s + c * atoms[j])
+
+    walk(0, n, [], Fraction(0))
+    f = (1 + arb(eta)) ** n if upper else ((1 - arb(eta)) ** n if eta < 1 else arb(0))
+    return total * f / n
+
+
 def lattice_and_period(ex: list[Fraction], q: np.ndarray, q0: float, n: int, l: float,
                        t: float, upper: bool) -> tuple[LatticeLaw, int]:
     r"""The lattice law on ``l`` (on ``g l`` when all atoms share the factor g) and the period
@@ -577,7 +659,8 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
                   zero_mass: float = 0.0, margins: Sequence[float] | None = None,
                   l: float | None = None, rel_loss: float = DEFAULT_REL_LOSS,
                   max_grid: int = MAX_GRID, upper: bool = True,
-                  prob_rel_err: float = 1e-12) -> LatticeEvaluation:
+                  prob_rel_err: float = 1e-12,
+                  zero_mass_rel_err: float | None = None) -> LatticeEvaluation:
     r"""Certified :math:`\tfrac1n\mathbb{E}[(\sum_iG_i)_+]` bound for the finite law
     ``atoms``/``probs`` (plus ``zero_mass`` at 0), each atom known to within ``margins``.
 
@@ -586,6 +669,12 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
     ``upper=False``: every point is a lower bound (atoms rounded down, wrap-around subtracted);
     needs the period to cover the whole support, else the ball is [0, 0].  ``l=None`` picks the
     grid adaptively for a relative rounding loss near ``rel_loss``.
+
+    The weights are taken with the relative error ``prob_rel_err`` and the zero mass with
+    ``zero_mass_rel_err`` (its proven relative error, e.g. from
+    :func:`shufflekit.numeric.gparv_law.zero_mass_of`); when that is ``None`` the zero mass is
+    taken as :math:`1-\gamma` of float weights, with the absolute error ``prob_rel_err``.
+    The bound is multiplied by :math:`(1\pm\eta)^n`, :math:`\eta` the largest of them.
     """
     n = check_n(n)
     g = np.asarray(atoms, dtype=float).ravel()
@@ -602,8 +691,12 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
     keep = (q > 0) & ~((g == 0) & (mg == 0))
     g, q, mg = g[keep], q[keep], mg[keep]
     # relative error of the float weights: each is a float sum of at most a few thousand
-    # products (relative 1e-12); the zero atom's weight 1 - gamma has that error absolutely
-    eta = prob_rel_err * (1.0 + (1.0 / q0 if q0 > 0 else 0.0))
+    # products (relative 1e-12); the zero atom's weight is either known to a relative
+    # zero_mass_rel_err or, as 1 - gamma of float weights, has that error absolutely
+    if zero_mass_rel_err is None:
+        eta = prob_rel_err * (1.0 + (1.0 / q0 if q0 > 0 else 0.0))
+    else:
+        eta = max(prob_rel_err, float(zero_mass_rel_err) if q0 > 0 else 0.0)
     ex = _exact_atoms(g, mg, upper)
     exf = np.array([float(x) for x in ex])
     old = ctx.prec
@@ -618,10 +711,16 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
             return LatticeEvaluation(tot * f, 0.0, 0, 0.0, 0.0, 0, upper)
         ga = np.append(exf, 0.0)
         qa = np.append(q, q0)
+        if n <= DIRECT_MAX_N and compositions(n, len(q) + (q0 > 0)) <= ENUMERATION_MAX \
+                and not direct_is_normal(np.append(q, q0), n, 0.0):
+            # small n and few atoms, with cells below the float range: every cell in Arb
+            return LatticeEvaluation(enumerated_expectation(ex, q, q0, n, upper, eta), 0.0, 0,
+                                     0.0, 0.0, 0, upper)
         if n <= DIRECT_MAX_N:
             spread = float(exf.max() - min(exf.min(), 0.0))
             ld = l if l is not None else n * spread / DIRECT_CELLS
-            if n * n * spread / ld * (len(q) + 1) <= DIRECT_MAX_WORK:
+            if n * n * spread / ld * (len(q) + 1) <= DIRECT_MAX_WORK \
+                    and direct_is_normal(np.append(q, q0), n, ld):
                 law = lattice_law(ex + [Fraction(0)], list(q) + [q0], ld, up=upper)
                 return LatticeEvaluation(direct_expectation(law, n, upper, eta), ld, 0, 0.0, 0.0,
                                          0, upper)
@@ -664,10 +763,12 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
 # ============================================================ float-pair interface
 def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
                       l: float | None = None, zero_mass: float | None = None,
-                      margins: Sequence[float] | None = None) -> tuple[float, float]:
+                      margins: Sequence[float] | None = None,
+                      zero_mass_rel_err: float | None = None) -> tuple[float, float]:
     r"""Certified :math:`\tfrac1n\mathbb{E}[(\sum G_i)_+]` as ``(value, error)``: ``value`` is
     an upper bound and ``value - error`` a lower bound (the lower end is 0 when the whole
-    support does not fit in :data:`MAX_GRID` points)."""
+    support does not fit in :data:`MAX_GRID` points).  ``zero_mass_rel_err``: the proven
+    relative error of ``zero_mass`` (:func:`lattice_delta`)."""
     n = check_n(n)
     if l is not None:
         l = check_real("l", l, 0.0, math.inf, lo_open=True)
@@ -676,10 +777,13 @@ def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
     if zero_mass is None:
         zero_mass = max(0.0, 1.0 - float(q[g != 0].sum()))
         q = np.where(g == 0, 0.0, q)
-    up = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=True)
+        zero_mass_rel_err = None
+    up = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=True,
+                       zero_mass_rel_err=zero_mass_rel_err)
     hi = float_up(up.value)
     try:
-        lo_eval = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=False)
+        lo_eval = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=False,
+                                zero_mass_rel_err=zero_mass_rel_err)
         lo = float_down(lo_eval.value)
     except CannotCertify:
         lo = 0.0
@@ -688,13 +792,13 @@ def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
 
 
 def default_grid(eps0: float) -> float:
-    """The paper's discretisation interval l = (e^eps0 - 1)/1200 (seed 002, Sec. 7)."""
+    """The paper's discretisation interval l = (e^eps0 - 1)/1200 (Su-Cheng-Wang 2026, Sec. 7)."""
     return (math.exp(eps0) - 1) / 1200
 
 
 def blanket_delta_plain_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
                             l: float, width_sd: float = 12.0) -> float:
-    r"""A plain implementation of seed 002, Algorithm 4 (for comparisons only).
+    r"""A plain implementation of Su-Cheng-Wang 2026, Algorithm 4 (for comparisons only).
 
     Rounds atoms up to :math:`l\mathbb{Z}`, convolves n-fold with one FFT on a grid of
     :math:`\pm` ``width_sd`` standard deviations around the mean and integrates the
@@ -729,7 +833,7 @@ from shufflekit.validation import check_delta, check_epsilon  # noqa: E402
 
 
 class BlanketFFTAccountant(Accountant):
-    r"""Blanket upper bound of seed 002, Thm 4 on a tilted lattice (this module), worst over all
+    r"""Blanket upper bound of Su-Cheng-Wang 2026, Thm 4 on a tilted lattice (this module), worst over all
     neighbouring pairs of the relation.
 
     ``get_delta`` is the running minimum over every epsilon evaluated so far at or below the
@@ -738,7 +842,7 @@ class BlanketFFTAccountant(Accountant):
     """
 
     kind = Kind.UPPER
-    certificate = ("seed 002 Thm 4; atoms rounded up to a lattice, exponential tilt, periodised "
+    certificate = ("Su-Cheng-Wang 2026 Thm 4; atoms rounded up to a lattice, exponential tilt, periodised "
                    "positive part by Parseval; Arb balls for the decisive frequencies, proven "
                    "float64 bound (Higham Lemma 3.5, eq. 3.5) for the rest")
 
@@ -760,7 +864,8 @@ class BlanketFFTAccountant(Accountant):
         for law in self.laws:
             g, q, mg = law.gparv(epsilon)
             ev = lattice_delta(g, q, self.n, zero_mass=law.zero_mass, margins=mg, l=self.l,
-                               rel_loss=self.rel_loss, max_grid=self.max_grid)
+                               rel_loss=self.rel_loss, max_grid=self.max_grid,
+                               zero_mass_rel_err=law.zero_err)
             evals.append(ev)
             lo = max(lo, float_down(ev.value))
             hi = max(hi, float_up(ev.value))
@@ -804,6 +909,6 @@ class BlanketFFTAccountant(Accountant):
 
 @register("blanket-fft", kind=Kind.UPPER, supports=is_finite_ldp,
           default_for=lambda m, n: n > MAX_EXACT_N, options=("l", "rel_loss", "max_grid"),
-          summary="blanket bound of seed 002 (Thm 4) on a tilted lattice with relative error")
+          summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) on a tilted lattice with relative error")
 def _blanket_fft(mech, n, *, adjacency="replace-one", **options):
     return BlanketFFTAccountant(mech, n, adjacency=adjacency, **options)

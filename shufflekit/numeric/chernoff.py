@@ -1,8 +1,8 @@
-r"""Chernoff upper bound for the canonical shuffled pair (seed 001, Sec. 8.2).
+r"""Chernoff upper bound for the canonical shuffled pair (Shvets 2026, Sec. 8.2).
 
 Canonical pair :math:`P = T_{n,0}`, :math:`Q = T_{n,1}`: :math:`L = 1 + U_n`,
 :math:`U_n = \frac1n\sum_{i=1}^n Z_i`, :math:`Z_i = r(Y_i)` i.i.d. under :math:`Y_i \sim W_0`,
-:math:`r = W_1/W_0 - 1` (seed 001, Lemma 4.1).  With :math:`\tau = e^\varepsilon - 1`,
+:math:`r = W_1/W_0 - 1` (Shvets 2026, Lemma 4.1).  With :math:`\tau = e^\varepsilon - 1`,
 :math:`M(\lambda) = \mathbb{E}e^{\lambda Z}` and :math:`M'(\lambda) = \mathbb{E}[Ze^{\lambda Z}]`,
 
 .. math::
@@ -79,44 +79,84 @@ def _minimise_convex(f, df) -> float:
     return min(f(lam), f(0.0))
 
 
-def chernoff_log_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon: float,
-                       direction: Direction = "Q||P") -> float:
-    """Natural log of :func:`chernoff_delta` (before the safety margin); ``-inf`` for an exact 0."""
+def _channel(w0: Sequence[float], w1: Sequence[float], excess: Sequence[float] | None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Validated ``(W0, W1, r)``, :math:`r = W_1/W_0 - 1`.
+
+    Outputs with :math:`W_0(y) = W_1(y) = 0` carry no probability under either law and are
+    dropped before the rows are checked (a mechanism's column of zeros is not a missing
+    support); :math:`W_0(y) = 0 < W_1(y)` is still refused (:math:`Q \not\ll P`, the bound is
+    infinite).  ``r`` is ``excess`` (on the kept outputs) when given, for callers that know the
+    ratios more accurately than the float rows do (rows equal up to :math:`2^{-141}` are equal
+    as floats), else :math:`(W_1 - W_0)/W_0` (the difference is exact when the entries are
+    within a factor 2, unlike :math:`W_1/W_0 - 1`)."""
+    keep = None
+    try:
+        a = np.asarray([float(x) for x in w0], dtype=float)
+        b = np.asarray([float(x) for x in w1], dtype=float)
+    except (TypeError, ValueError):
+        a = b = None
+    if a is not None and a.ndim == 1 and a.shape == b.shape:
+        keep = (a != 0) | (b != 0)
+        if keep.sum() >= 2 and not keep.all():
+            w0, w1 = a[keep], b[keep]
+        else:
+            keep = None
     w0a, w1a = check_channel(w0, w1)
+    if excess is None:
+        return w0a, w1a, (w1a - w0a) / w0a
+    r = np.asarray(excess, dtype=float).reshape(-1)
+    if keep is not None and r.size == keep.size:
+        r = r[keep]
+    if r.size != w0a.size or not np.all(np.isfinite(r)) or np.any(r < -1):
+        raise ValueError(f"excess={np.asarray(excess).tolist()} is not allowed; one finite "
+                         "ratio excess W1/W0 - 1 >= -1 per output is needed")
+    return w0a, w1a, r
+
+
+def chernoff_log_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon: float,
+                       direction: Direction = "Q||P",
+                       excess: Sequence[float] | None = None) -> float:
+    """Natural log of :func:`chernoff_delta` (before the safety margin); ``-inf`` for an exact 0."""
+    w0a, w1a, r = _channel(w0, w1, excess)
     n = check_n(n)
     eps = check_epsilon(epsilon)
     if direction not in ("Q||P", "P||Q", "both"):
         raise ValueError(f"direction={direction!r} is not allowed; use 'Q||P', 'P||Q' or 'both'")
     if direction == "both":
-        return max(chernoff_log_delta(w0a, w1a, n, eps, "Q||P"),
-                   chernoff_log_delta(w0a, w1a, n, eps, "P||Q"))
-    r = w1a / w0a - 1.0
+        return max(chernoff_log_delta(w0a, w1a, n, eps, "Q||P", r),
+                   chernoff_log_delta(w0a, w1a, n, eps, "P||Q", r))
+    # the exact-zero tests leave a relative 2^-50 for the rounding of r and of tau: within it
+    # the minimisation runs (and answers a positive number)
     if direction == "Q||P":
         tau = math.expm1(eps)
-        if tau >= r.max():  # U_n <= max r <= tau: (U_n - tau)_+ = 0 exactly
-            return -math.inf
+        if r.max() <= 0 or r.max() < tau * (1 - 2.0 ** -50):
+            return -math.inf    # U_n <= max r <= tau: (U_n - tau)_+ = 0 exactly
         val = _minimise_convex(lambda lam: _log_bound(lam, n, tau, r, w0a, w1a),
                                lambda lam: _dlog_bound(lam, n, tau, r, w0a, w1a))
     else:
         tau2 = -math.expm1(-eps)
-        if r.min() >= -tau2:  # U_n >= min r >= -tau': (1 - e^eps (1+U_n))_+ = 0 exactly
-            return -math.inf
+        if r.min() >= 0 or -r.min() < tau2 * (1 - 2.0 ** -50):
+            return -math.inf    # U_n >= min r >= -tau': (1 - e^eps (1+U_n))_+ = 0 exactly
         val = _minimise_convex(lambda lam: _log_bound_reverse(lam, n, tau2, r, w0a),
                                lambda lam: _dlog_bound_reverse(lam, n, tau2, r, w0a))
     return min(0.0, val)
 
 
 def chernoff_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon: float,
-                   direction: Direction = "Q||P") -> float:
-    r"""Certified upper bound on the canonical pair's hockey-stick divergence (seed 001, Sec. 8.2).
+                   direction: Direction = "Q||P", excess: Sequence[float] | None = None) -> float:
+    r"""Certified upper bound on the canonical pair's hockey-stick divergence (Shvets 2026, Sec. 8.2).
 
     ``direction="Q||P"`` (default, the paper's statement) bounds :math:`\delta_{T_{n,1}\|T_{n,0}}(\varepsilon)`;
     ``"P||Q"`` the reverse ordering; ``"both"`` the two-sided curve (the larger).  Minimised
-    over :math:`\lambda \ge 0`; never above 1; never below the exact value.
+    over :math:`\lambda \ge 0`; never above 1; never below the exact value.  ``excess``: the
+    ratio excess :math:`r = W_1/W_0 - 1` per output, when known more accurately than from the
+    float rows (see :func:`_channel`).
     """
     if direction == "both":
-        return max(chernoff_delta(w0, w1, n, epsilon, "Q||P"), chernoff_delta(w0, w1, n, epsilon, "P||Q"))
-    log_d = chernoff_log_delta(w0, w1, n, epsilon, direction)
+        return max(chernoff_delta(w0, w1, n, epsilon, "Q||P", excess),
+                   chernoff_delta(w0, w1, n, epsilon, "P||Q", excess))
+    log_d = chernoff_log_delta(w0, w1, n, epsilon, direction, excess)
     if log_d == -math.inf:
         return 0.0
     return min(1.0, math.exp(log_d) * (1.0 + SAFETY))

@@ -10,7 +10,7 @@ from shufflekit.numeric.blanket import BlanketAccountant
 from shufflekit.numeric.lower import lower_delta
 from shufflekit.errors import CannotCertify
 
-# seed 001, Table 6 (binary RR, eps0 = 1, delta = 1e-5): FMT (2021) and FMT (2023) columns
+# Shvets 2026, Table 6 (binary RR, eps0 = 1, delta = 1e-5): FMT (2021) and FMT (2023) columns
 TABLE6 = {1000: ("0.532", "0.457"), 2000: ("0.402", "0.342"),
           5000: ("0.271", "0.229"), 10000: ("0.199", "0.167")}
 
@@ -126,7 +126,7 @@ def test_closed_form_accountant_brackets_its_inverse():
 
     acc = accountant(make("rr", eps0=1), 5000, method="clone")
     eps = acc.get_epsilon(1e-5)
-    assert f"{eps.value:.3f}" == "0.271"          # seed 001, Table 6
+    assert f"{eps.value:.3f}" == "0.271"          # Shvets 2026, Table 6
     d = acc.get_delta(eps.value)
     assert d.hi <= 1e-5 * (1 + 1e-8) and d.lo <= 1e-5 <= d.hi * (1 + 1e-8)
 
@@ -147,3 +147,56 @@ def test_bennett_relaxation_is_declared_non_monotone():
     assert accountant(mech, 2, method="hoeffding").monotone
     inv = acc.get_epsilon(a.hi)
     assert acc.get_delta(inv.hi).hi <= a.hi
+
+
+@pytest.mark.parametrize("n, eps0, declined", [
+    (10 ** 6, 1.0, False),    # 5.3e7 terms: within CLONE_MAX_TERMS
+    (10 ** 7, 1.0, True),     # 5.2e8 terms
+    (10 ** 9, 4.0, True),
+])
+def test_clone_numeric_bounds_its_work_before_summing(monkeypatch, n, eps0, declined):
+    """Above :data:`CLONE_MAX_TERMS` the clone sum declines at once (it took minutes and more
+    than 8 GB at n = 1e6 before the bound and the row cache's size cap); below it, it sums.
+    The summation is replaced by a sentinel so that the test measures the decision only."""
+    from shufflekit.numeric import positive_part
+
+    class Summed(Exception):
+        pass
+
+    real_rows_for = positive_part.rows_for
+
+    def rows_for(p, lo, hi, comp=None):
+        rows = real_rows_for(p, lo, hi, comp)
+        if p.mid() == 0.5:        # the inner rows: the first one is the size probe
+            real_get, calls = rows.get, []
+
+            def get(m):
+                calls.append(m)
+                if len(calls) > 1:
+                    raise Summed
+                return real_get(m)
+            monkeypatch.setattr(rows, "get", get)
+        return rows
+    monkeypatch.setattr(positive_part, "rows_for", rows_for)
+    with pytest.raises(CannotCertify if declined else Summed) as info:
+        bl.clone_enclosure(eps0, n, 0.1)
+    if declined:
+        assert f"n={n}" in str(info.value) and "binomial terms" in str(info.value)
+
+
+def test_row_cache_holds_at_most_its_float_budget():
+    """The binomial row cache is bounded by floats held, not by rows: filling it with rows of
+    Bin(m, 1/2) for m near 1e6 never keeps more than ``CACHE_FLOATS`` pmf floats."""
+    from flint import arb
+
+    from shufflekit.numeric import positive_part as pp
+    rows = pp.Rows(pp.Param.of(arb(0.5), None), 64, 64, {})
+    budget = 3 * rows.get(10 ** 6).size
+    old, pp.CACHE_FLOATS = pp.CACHE_FLOATS, budget
+    try:
+        for m in range(10 ** 6, 10 ** 6 + 10):
+            rows.get(m)
+            held = sum(r.size for r in rows.cache.values() if r.pmf is not None)
+            assert held == rows.held <= budget
+    finally:
+        pp.CACHE_FLOATS = old

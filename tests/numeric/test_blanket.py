@@ -1,4 +1,4 @@
-"""Blanket bound (seed 002, Thm 4): certified exact and FFT methods."""
+"""Blanket bound (Su-Cheng-Wang 2026, Thm 4): certified exact and FFT methods."""
 from __future__ import annotations
 
 import numpy as np

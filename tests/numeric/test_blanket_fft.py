@@ -1,4 +1,4 @@
-"""Blanket bound on a tilted lattice (seed 002, Thm 4 by Algorithm 4 made rigorous):
+"""Blanket bound on a tilted lattice (Su-Cheng-Wang 2026, Thm 4 by Algorithm 4 made rigorous):
 ``shufflekit.numeric.blanket_fft`` and its registered accountant ``blanket-fft``."""
 from __future__ import annotations
 

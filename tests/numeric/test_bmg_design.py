@@ -1,4 +1,4 @@
-"""BMG design (seed 000, Sec. 4.2) and correspondence data."""
+"""BMG design (Takagi-Liew 2026, Sec. 4.2) and correspondence data."""
 import math
 
 import pytest
@@ -10,7 +10,7 @@ from shufflekit.numeric import bmg_design as b
 @settings(max_examples=30, deadline=None)
 @given(gamma=st.floats(0.01, 0.99), sigma0=st.floats(0.3, 50))
 def test_chi_lo_matches_printed_closed_form(gamma, sigma0):
-    # seed 000, Sec. 4.2: chi_lo^2 = gamma/(1-gamma)^2 / (e^{1/sigma0^2} - 1)
+    # Takagi-Liew 2026, Sec. 4.2: chi_lo^2 = gamma/(1-gamma)^2 / (e^{1/sigma0^2} - 1)
     printed = math.sqrt(gamma / (1 - gamma) ** 2 / math.expm1(1 / sigma0 ** 2))
     # ours comes from the lognormal variance at 30 digits; 1e-12 covers the float inputs
     assert b.chi_lo(gamma, sigma0) == pytest.approx(printed, rel=1e-12)
@@ -24,7 +24,7 @@ def test_chi_lo_supremum_is_at_the_sphere():
 @settings(max_examples=30, deadline=None)
 @given(gamma=st.floats(0.01, 0.99), sigma0=st.floats(0.3, 50), d=st.integers(1, 100))
 def test_err1_matches_printed_closed_form(gamma, sigma0, d):
-    # seed 000, App. A.6, eq. (gauss-mix-mse-exact): d sigma0^2/A^2 + gamma/A, A = 1 - gamma
+    # Takagi-Liew 2026, App. A.6, eq. (gauss-mix-mse-exact): d sigma0^2/A^2 + gamma/A, A = 1 - gamma
     a = 1 - gamma
     assert b.err1(gamma, sigma0, d) == pytest.approx(d * sigma0 ** 2 / a ** 2 + gamma / a, rel=1e-13)
 

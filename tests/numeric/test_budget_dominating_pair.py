@@ -5,7 +5,6 @@ References are 60-digit mpmath evaluations from the exact float inputs; the case
 seeded searches for inputs whose roundings all fall the same way, so that each term is
 needed within a factor ten.
 """
-import math
 from dataclasses import dataclass
 
 import mpmath as mp

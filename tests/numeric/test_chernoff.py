@@ -1,4 +1,4 @@
-"""Chernoff bound of seed 001, Sec. 8.2: never below the exact delta; minimised correctly."""
+"""Chernoff bound of Shvets 2026, Sec. 8.2: never below the exact delta; minimised correctly."""
 import math
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Certified blanket bound for the shuffled blanket-mixed Gaussian (seed 000, App. C)."""
+"""Certified blanket bound for the shuffled blanket-mixed Gaussian (Takagi-Liew 2026, App. C)."""
 import functools
 import math
 
@@ -57,14 +57,14 @@ def positive_part_of_sum(params, k):
 
 @functools.lru_cache(maxsize=None)
 def reference_delta(params, gamma, n):
-    """(1/(n gamma)) sum_k Bin(k; n, gamma) E[(L_1 + ... + L_k)_+] (seed 000, App. C)."""
+    """(1/(n gamma)) sum_k Bin(k; n, gamma) E[(L_1 + ... + L_k)_+] (Takagi-Liew 2026, App. C)."""
     tot = sum(math.comb(n, k) * gamma ** k * (1 - gamma) ** (n - k) * positive_part_of_sum(params, k)
               for k in range(1, n + 1))
     return tot / (n * gamma)
 
 
 def pair_params(gamma, sigma0, eps):
-    """Both orders' (a, b, s, m) written from the densities of seed 000, App. C (r = 1)."""
+    """Both orders' (a, b, s, m) written from the densities of Takagi-Liew 2026, App. C (r = 1)."""
     s = 1.0 / sigma0
     m = -s * s / 2
     e = math.exp(eps)
@@ -260,7 +260,7 @@ def test_gaussian_local_profile_is_labelled_asymptotic():
     assert prof.kind == "asymptotic" and all(b.kind == "asymptotic" for b in prof.bounds)
     assert all("conjectur" in b.certificate.lower() for b in prof.bounds)
     assert "not a certified" in prof.mechanism["warning"]
-    # chi_chua against the variance printed in seed 000 (App. A.7): e^{4a} - 2e^{2a} + e^{a}, a = 1/sigma^2
+    # chi_chua against the variance printed in Takagi-Liew 2026 (App. A.7): e^{4a} - 2e^{2a} + e^{a}, a = 1/sigma^2
     a = 1 / 25
     v = math.exp(4 * a) - 2 * math.exp(2 * a) + math.exp(a)
     # quadrature at 40 digits; 1e-12 is far above its error and far below any formula slip

@@ -87,7 +87,7 @@ def test_gm_uses_zero_out_sensitivity_and_sigma_over_sqrt_n():
     sigma, n, eps = 3.0, 400, 0.05
     mu = 1 / (sigma * math.sqrt(n))
     assert g.mu_of(sigma, n) == pytest.approx(mu, rel=1e-15)
-    # seed 000 eq. (delta-ab): bar Phi(a - b) - e^eps bar Phi(a + b), a = eps sigma sqrt n, b = 1/(2 sigma sqrt n)
+    # Takagi-Liew 2026 eq. (delta-ab): bar Phi(a - b) - e^eps bar Phi(a + b), a = eps sigma sqrt n, b = 1/(2 sigma sqrt n)
     with mp.workdps(40):
         a = mp.mpf(eps) * sigma * mp.sqrt(n)
         b = 1 / (2 * sigma * mp.sqrt(n))

@@ -1,4 +1,4 @@
-"""Exact histogram accounting (seed 001, Sec. 4 and 8): brute force, tables, properties, bad input."""
+"""Exact histogram accounting (Shvets 2026, Sec. 4 and 8): brute force, tables, properties, bad input."""
 import io
 import itertools
 import json
@@ -187,7 +187,7 @@ def test_epsilon_for_delta_is_the_smallest_root(ch, n, delta):
 
 
 def dp_pair(w0, w1, n, k):
-    """T_{n,k}, T_{n,k+1} by the dynamic program of seed 001, Sec. 8.3 (dense cube)."""
+    """T_{n,k}, T_{n,k+1} by the dynamic program of Shvets 2026, Sec. 8.3 (dense cube)."""
     w0, w1 = np.asarray(w0, float), np.asarray(w1, float)
     s = H.others_law(w0, w1, n, k)
     mask = H._valid_mask(n, w0.size)

@@ -36,7 +36,7 @@ def test_lower_epsilon_direction():
     acc = LowerAccountant.of(make("rr", eps0=1), 1000)
     eps = acc.epsilon(1e-5)
     assert acc.delta(eps)[0] > 1e-5    # the true epsilon is at least this
-    # seed 001 Table 6: exact boundary-pair epsilon 0.105 at n = 1000
+    # Shvets 2026 Table 6: exact boundary-pair epsilon 0.105 at n = 1000
     assert round(eps, 3) == 0.105
 
 

@@ -1,7 +1,6 @@
 """mpmath evaluation with guard digits; Gaussian tails and the central Gaussian profile in log space."""
 from __future__ import annotations
 
-import math
 
 import mpmath as mp
 import pytest

@@ -42,9 +42,10 @@ No tolerance is used anywhere: every comparison is between rigorous enclosures.
 
 Tiers: the default run draws a handful of examples plus the pinned edge cases (``@example``);
 the ``slow`` tests draw many more, bounded in size.  Breaches of a *known* failure class
-(:data:`KNOWN`, each pinned by examples in :func:`test_known_failures`, marked ``xfail``) are
-reported by name and skipped by the property tests; any other breach fails them.  Fixing a
-class means deleting its :data:`KNOWN` entry and its ``xfail`` cases.
+(:data:`KNOWN`, each pinned by examples in :func:`test_known_failures`) are reported by name
+and skipped by the property tests; any other breach fails them.  A pinned case must meet the
+contract: a class still open is marked by ``xfail`` on its cases, and fixing it moves its entry
+to :data:`FIXED`, its cases staying as regression tests.  Every class found so far is fixed.
 """
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.numeric.gparv_law import numeric_eps0
 
-from .reference_binary import (BOT, Ref, family, is_binary, merged_lower_bound,
+from .reference_binary import (Ref, family, is_binary, merged_lower_bound,
                                one_probabilities, pair_delta, reference)
 from .reference_exact import enumerated_worst_case, local_upper_bound
 from .strategies import (DELTA_MIN, EPS0_MAX, N_MAX, binary_mechanisms, degenerate_mechanisms,
@@ -313,40 +314,6 @@ def epsilon_breaches(n: int, delta: float, adjacency: str, accs: dict, truth_at)
 
 
 # ----------------------------------------------------------------------------- known failures
-def _entries(mech):
-    return [sp.sympify(v) for row in mech.probs for v in row]
-
-
-def near_one(mech, bits: int = 45) -> bool:
-    """Some entry is below 1 by less than 2^-bits (as ``1 - 2^-57``, which is 1.0 as a float;
-    the failures seen so far had 1 - x at most 2.7e-15 = 2^-48.4)."""
-    return any(0 < 1 - v < sp.Rational(1, 2 ** bits) for v in _entries(mech))
-
-
-def has_zero_entry(mech) -> bool:
-    return any(v == 0 for v in _entries(mech))
-
-
-def _zero_answer(method: str) -> Callable:
-    """Breaches caused by ``method`` answering delta hi = 0.0: by itself, as the upper end
-    another method's lower bound was compared with, or as the evaluated point its inversion
-    returns (an epsilon where the truth is above the target)."""
-    def match(b: Breach, mech) -> bool:
-        if b.method == method and b.kind in ("upper-below", "zero-upper") and b.value == 0.0:
-            return True
-        if b.method == method and b.kind == "epsilon-invalid":
-            return True
-        return b.other == method and b.kind == "lower-above" and b.other_value == 0.0
-    return match
-
-
-def _involves(method_names, regime) -> Callable:
-    """Every breach by (or against a number of) one of ``method_names`` in ``regime``."""
-    def match(b: Breach, mech) -> bool:
-        return (b.method in method_names or b.other in method_names) and regime(mech)
-    return match
-
-
 @dataclass(frozen=True)
 class Known:
     """A failure class found by this suite: its name, what happens, and which breaches it
@@ -361,28 +328,34 @@ class Known:
 #: class of :data:`KNOWN` (eps0 near and above 100, deltas below the float range)
 NAMED = "named"
 
-KNOWN = (
-    Known("bennett-zero", "bennett answers delta hi = 0.0 where the truth is positive (e.g. 9e-8 "
-          "near eps0 >= 75, 2.8e-17 at epsilon 1e-12, 0.9997 for 4-RR eps0 = 100 at "
-          "epsilon 91.76)", _zero_answer("bennett")),
-    Known("hoeffding-zero", "hoeffding answers delta hi = 0.0 where the truth is positive "
-          "(near-deterministic binary matrix, n = 5e8, epsilon ~ 0)", _zero_answer("hoeffding")),
-    Known("blanket-fft-zero", "blanket-fft answers delta hi = 0.0 where the truth is positive "
-          "but below the float range", _zero_answer("blanket-fft")),
-    Known("lower-k-inputs", "lower for k-RR with k >= 4 at eps0 >= 30: lo twice the local "
-          "bound near eps0, 'invalid enclosure [2, 1]' at epsilon 0",
-          _involves(("lower",), lambda m: len(m.inputs) >= 4 and numeric_eps0(m) >= 30)),
-    Known("near-one-entries", "blanket, blanket-fft, lower and chernoff with an entry within "
-          "2^-45 of 1: upper bounds below the exhaustive worst case (3.9e-89 for 1.7e-71), lower "
-          "bounds above it, 'invalid enclosure' errors, chernoff below its canonical pairs",
-          _involves(("blanket", "blanket-fft", "lower", "chernoff"), near_one)),
-    Known("chernoff-zero", "chernoff (named for the canonical pairs) answers 0.0 where their "
-          "divergence is a positive float (9.8e-44 at epsilon 0 for rows equal up to 2^-141)",
-          lambda b, m: b.method == "chernoff" and b.kind == "heuristic-below" and b.value == 0.0),
-    Known("chernoff-zero-entry", "chernoff raises ValueError (W0 must have full support) for a "
-          "mechanism with a zero entry, although methods() lists it",
-          lambda b, m: b.method == "chernoff" and b.kind == "raised" and has_zero_entry(m)),
-)
+KNOWN: tuple[Known, ...] = ()
+
+#: failure classes this suite found and that were fixed; their pinned cases stay as
+#: regression tests (name: what used to happen)
+FIXED = {
+    "bennett-zero":
+        "bennett answers delta hi = 0.0 where the truth is positive (e.g. 9e-8 near eps0 "
+        ">= 75, 2.8e-17 at epsilon 1e-12, 0.9997 for 4-RR eps0 = 100 at epsilon 91.76)",
+    "hoeffding-zero":
+        "hoeffding answers delta hi = 0.0 where the truth is positive (near-deterministic "
+        "binary matrix, n = 5e8, epsilon ~ 0)",
+    "blanket-fft-zero":
+        "blanket-fft answers delta hi = 0.0 where the truth is positive but below the "
+        "float range",
+    "lower-k-inputs":
+        "lower for k-RR with k >= 4 at eps0 >= 30: lo twice the local bound near eps0, "
+        "'invalid enclosure [2, 1]' at epsilon 0",
+    "near-one-entries":
+        "blanket, blanket-fft, lower and chernoff with an entry within 2^-45 of 1: upper "
+        "bounds below the exhaustive worst case (3.9e-89 for 1.7e-71), lower bounds above "
+        "it, 'invalid enclosure' errors, chernoff below its canonical pairs",
+    "chernoff-zero":
+        "chernoff (named for the canonical pairs) answers 0.0 where their divergence is a "
+        "positive float (9.8e-44 at epsilon 0 for rows equal up to 2^-141)",
+    "chernoff-zero-entry":
+        "chernoff raises ValueError (W0 must have full support) for a mechanism with a "
+        "zero entry, although methods() lists it",
+}
 
 
 def unexplained(breaches, mech) -> list:
@@ -673,7 +646,7 @@ class Case:
     refused (InvalidParameter) instead of answered."""
 
     label: str
-    known: str            # the KNOWN class it pins, or NAMED
+    known: str            # the KNOWN or FIXED class it pins, or NAMED
     mech: Callable[[], Any]
     n: int
     epsilon: float | None  # get_delta(epsilon), or
@@ -756,7 +729,6 @@ KNOWN_CASES = [
 ]
 
 
-@pytest.mark.xfail(strict=False, reason="being fixed")
 @pytest.mark.parametrize("case", KNOWN_CASES, ids=[c.label for c in KNOWN_CASES])
 def test_known_failures(case):
     """The pinned calls of the :data:`KNOWN` classes and the domain's edge cases: each must
@@ -800,7 +772,8 @@ def test_every_known_class_is_pinned():
     assert len(set(names)) == len(names)
     pinned = {c.known for c in KNOWN_CASES}
     assert set(names) <= pinned, set(names) - pinned
-    assert pinned <= set(names) | {NAMED}, pinned - set(names)
+    assert not set(names) & set(FIXED), set(names) & set(FIXED)
+    assert pinned <= set(names) | set(FIXED) | {NAMED}, pinned - set(names) - set(FIXED)
 
 
 # ----------------------------------------------------------------------------- documented ranges
