@@ -5,23 +5,29 @@ defined once) -> ``symbolic`` (sympy derivations of closed forms and series) ->
 ``numeric`` (mpmath evaluation and certified accountants) -> ``verify`` (the
 claims of the papers, checked).
 
-The public API is this module::
+The public API is this module:
 
-    import shufflekit as sk
-    m = sk.make("krr", k=10, eps0=4)          # any name of sk.mechanism_names()
-    m.describe()                              # blanket, eps0, shuffle indices, GPARV law
-    acc = sk.accountant(m, n=10_000)          # default method for m; sk.methods(m) lists all
-    acc.get_delta(1.0)                        # a Bound: interval, kind (upper/lower/...)
-    acc.get_epsilon(1e-6)
+>>> import shufflekit as sk
+>>> m = sk.make("krr", k=10, eps0=4)          # any name of sk.mechanism_names()
+>>> m.gamma                                   # maximal blanket mass, exact
+10/(9 + exp(4))
+>>> acc = sk.accountant(m, n=10_000)          # default method for m; sk.methods(m) lists all
+>>> print(acc.get_delta(1.0))                 # a Bound: what it proves, and the interval
+delta(epsilon=1) upper: 1.005946157e-24 in [1.005946155e-24, 1.005946157e-24]  [blanket, replace-one, pairs: all]  note: worst pair (0, 1)
+>>> b = acc.get_epsilon(1e-6)
+>>> b.kind.value, b.lo <= b.hi
+('upper', True)
 
-Names are imported on first use, so ``import shufflekit`` stays fast.
+``m.describe()`` summarises a mechanism (blanket, eps0, shuffle indices, GPARV law) and
+``sk.compose`` composes shuffled rounds.  Names are imported on first use, so
+``import shufflekit`` stays fast.
 """
 from __future__ import annotations
 
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: public name -> (module, attribute); the attribute None means the module itself
 EXPORTS: dict[str, tuple[str, str | None]] = {

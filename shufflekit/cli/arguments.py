@@ -120,7 +120,7 @@ def add_sigma_arguments(p: argparse.ArgumentParser) -> None:
     top = DOMAINS["noise_multiplier"].hi
     sig = p.add_mutually_exclusive_group()
     sig.add_argument("--sigma", type=domain_type("sigma"), default=None,
-                     help="central-gaussian: the PER-USER sigma of GM(sigma) (seed 000): the "
+                     help="central-gaussian: the PER-USER sigma of GM(sigma) (Takagi-Liew 2026): the "
                           "released mean carries noise N(0, sigma^2/n); this is NOT a noise "
                           f"multiplier (see --noise-multiplier); in [{SIGMA_MIN:g}, {SIGMA_MAX:g}]")
     sig.add_argument("--noise-multiplier", type=domain_type("noise_multiplier", "noise-multiplier"),

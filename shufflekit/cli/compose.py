@@ -22,7 +22,7 @@ from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments
                                       add_sigma_arguments, build_mechanism,
                                       central_gaussian_sigma, delta_type, domain_type,
                                       epsilon_type, n_type, unused_mechanism_options)
-from shufflekit.cli.output import add_output_arguments, columns, emit, table
+from shufflekit.cli.output import add_output_arguments, columns, curve_head, emit, labelled, table
 from shufflekit.errors import InvalidParameter
 from shufflekit.validation import MAX_ROUNDS, MIN_GRID
 
@@ -200,5 +200,7 @@ def run(args: argparse.Namespace) -> int:
         text += ["notes:", *("  " + n for n in payload["notes"])]
     rows = [{k: p.get(k) for k in POINT_COLUMNS} for p in payload["points"]]
     text += ["", columns(rows)]
-    emit(payload, args.format, "\n".join(text), output=args.output, records=payload["points"])
+    head = curve_head(payload["mechanism"], payload.get("n"), rounds=payload.get("rounds"))
+    emit(payload, args.format, "\n".join(text), output=args.output,
+         records=labelled(payload["points"], head))
     return 0

@@ -21,7 +21,7 @@ def add_arguments(de: argparse.ArgumentParser) -> None:
                     help=f"dimension, integer in [1, {MAX_D}] (default: 1)")
     de.add_argument("--method", default="certified", choices=["certified", "index"],
                     help="certified (default): least RMSE whose certified blanket bound meets "
-                         "(eps, delta); index: the seed 000 Sec. 4.2 design at the chi_lo with "
+                         "(eps, delta); index: Takagi-Liew 2026 Sec. 4.2 design at the chi_lo with "
                          "f_{n,eps}(chi_lo) = delta (not certified)")
     add_output_arguments(de)
 

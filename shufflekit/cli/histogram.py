@@ -1,16 +1,20 @@
-"""The ``histogram`` command: exact fixed-composition accounting of a binary-input channel."""
+"""The ``histogram`` command: exact fixed-composition accounting of a binary-input channel.
+
+Each CSV row starts with the columns that name the law: ``mechanism`` (``histogram``), the
+output laws ``w0`` and ``w1``, ``ones_among_others`` and ``n``.
+"""
 from __future__ import annotations
 
 import argparse
 
 from shufflekit.cli.arguments import arg_type, delta_type, epsilon_type, integer, numbers
-from shufflekit.cli.output import add_output_arguments, columns, emit
+from shufflekit.cli.output import add_output_arguments, columns, emit, labelled
 
 #: largest n of the exact histogram law (arrays of length about n per output class)
 HISTOGRAM_MAX_N = 10 ** 7
 
 NAME = "histogram"
-HELP = "exact fixed-composition accounting of a binary-input channel (seed 001)"
+HELP = "exact fixed-composition accounting of a binary-input channel (Shvets 2026)"
 
 
 def add_arguments(hi: argparse.ArgumentParser) -> None:
@@ -68,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
         parts += ["", columns(payload["epsilons"])]
     if payload.get("deltas"):
         parts += ["", columns(payload["deltas"])]
+    head = {"mechanism": "histogram", "w0": ",".join(f"{w:g}" for w in args.w0),
+            "w1": ",".join(f"{w:g}" for w in args.w1), "ones_among_others": args.ones,
+            "n": args.n}
     emit(payload, args.format, "\n".join(parts), output=args.output,
-         records=(payload.get("epsilons") or []) + (payload.get("deltas") or []))
+         records=labelled((payload.get("epsilons") or []) + (payload.get("deltas") or []), head))
     return 0

@@ -162,6 +162,39 @@ def to_csv(records: Sequence[dict]) -> str:
     return buf.getvalue().rstrip("\n")
 
 
+def curve_head(mechanism: Any, n: Any, **more: Any) -> dict:
+    """The columns that name a curve, for the front of every CSV row: ``mechanism``, each of its
+    parameters (as numbers where they are numbers), ``n``, then ``more`` (e.g. ``rounds``).
+
+    ``mechanism`` is a payload's description: ``{"name": ..., "params": {...}}``, a flat
+    ``{"name": ..., key: value, ...}``, ``{"schedule": [rounds]}`` (one ``schedule`` column
+    describing the rounds) or a name."""
+    from shufflekit.cli.mechanism import as_number
+
+    if not isinstance(mechanism, dict):
+        return {"mechanism": None if mechanism is None else str(mechanism), "n": n, **more}
+    if "schedule" in mechanism:
+        rounds = []
+        for r in mechanism["schedule"]:
+            params = ", ".join(f"{k}={v}" for k, v in (r.get("params") or {}).items())
+            rounds.append(f"{r.get('name')}({params}) n={r.get('n')} x{r.get('rounds', 1)}")
+        return {"mechanism": "schedule", "schedule": "; ".join(rounds), "n": n, **more}
+    params = mechanism.get("params")
+    if not isinstance(params, dict):
+        params = {k: v for k, v in mechanism.items() if k != "name"}
+    head = {"mechanism": mechanism.get("name")}
+    for k, v in params.items():
+        head[k if k not in ("mechanism", "n", *more) else f"param_{k}"] = (
+            v if isinstance(v, (int, float)) and not isinstance(v, bool) else as_number(v))
+    return {**head, "n": n, **more}
+
+
+def labelled(records: Sequence[dict], head: dict) -> list[dict]:
+    """``records`` with the columns of ``head`` in front (a record's own key of the same name
+    keeps its value)."""
+    return [{**head, **r} for r in records]
+
+
 def check_output(output: str | None, name: str = "output") -> None:
     """Fail early (before any computation) if ``output`` (option ``name``) cannot be written."""
     import os

@@ -14,7 +14,7 @@ from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments
                                       add_sigma_arguments, build_mechanism,
                                       central_gaussian_sigma, delta_type, epsilon_type, n_type,
                                       real, unused_mechanism_options)
-from shufflekit.cli.output import add_output_arguments, columns, emit, table
+from shufflekit.cli.output import add_output_arguments, columns, curve_head, emit, labelled, table
 from shufflekit.errors import InvalidParameter
 
 NAME = "profile"
@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     rows = [{k: p.get(k) for k in POINT_COLUMNS if k in p} for p in payload.get("points", [])]
     text += ["", columns(rows)]
     emit(payload, args.format, "\n".join(text), output=args.output,
-         records=payload.get("points", []))
+         records=labelled(payload.get("points", []), curve_head(payload.get("mechanism"),
+                                                                payload.get("n", args.n))))
     return 0
 
 
@@ -89,7 +90,7 @@ def registry_profile(args: argparse.Namespace) -> dict:
 
 
 def central_gaussian(args: argparse.Namespace) -> dict:
-    """Exact profile of the central Gaussian mean estimator GM(sigma) (seed 000, Sec. 5)."""
+    """Exact profile of the central Gaussian mean estimator GM(sigma) (Takagi-Liew 2026, Sec. 5)."""
     from shufflekit.numeric import gaussian
 
     notes = [f"--{opt} does not apply to central-gaussian; ignored" for opt in MECHANISM_OPTIONS

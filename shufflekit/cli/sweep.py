@@ -1,7 +1,8 @@
 """The ``sweep`` command: run a TOML grid of accountant calls, cached, serially or on Dask.
 
 A thin handler over :mod:`shufflekit.sweep`.  CSV, JSON Lines and Parquet rows are streamed to
-``-o FILE`` (or CSV to standard output) as they finish, so an interrupted sweep keeps them;
+``-o FILE`` (or CSV to standard output) in spec order, each as soon as it and the rows before
+it have finished, so an interrupted sweep keeps every finished row;
 ``json`` and ``table`` are written at the end through the shared output model (standard JSON:
 ``null`` plus ``<key>_note`` for a non-finite number).  Each JSON point starts with the keys of
 ``profile``'s points, in the same order, followed by the sweep's inputs and status.
@@ -79,11 +80,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    metavar="DIR",
                    help="cache directory (default: $SHUFFLEKIT_CACHE or ~/.cache/shufflekit/sweeps)")
     p.add_argument("--plot", default=None, metavar="FILE",
-                   help="also save a plot of the bound against the most varied column "
+                   help="also save a plot of the bound against the most varied column, one "
+                        "curve per mechanism setting and method, each named in the legend "
                         f"(FILE ending in {', '.join(PLOT_SUFFIXES)})")
     p.add_argument("--plot-x", default=None, metavar="COLUMN",
-                   help="x column of the plot: n, target or a parameter of the spec (default: "
-                        "the most varied one)")
+                   help="x column of the plot: n, target or a numeric parameter of the spec "
+                        "(default: the most varied one)")
     p.add_argument("--dry-run", action="store_true",
                    help="print the number of points and the cache hits, compute nothing")
     p.epilog = (f"{p.epilog or ''}; a sweep with failed points still writes every row (status "
@@ -106,7 +108,9 @@ def check_plot(args: argparse.Namespace, spec) -> None:
         if not args.plot.lower().endswith(PLOT_SUFFIXES):
             raise InvalidParameter("plot", args.plot, "a file ending in " + ", ".join(PLOT_SUFFIXES))
     if args.plot_x is not None:
-        allowed = ("n", "target", *spec.param_names)
+        allowed = ("n", "target", *(k for k in spec.param_names if all(
+            isinstance(v, (int, float)) and not isinstance(v, bool)
+            for t in spec.tasks for name, v in t.params if name == k)))
         if args.plot_x not in allowed:
             raise InvalidParameter("plot-x", args.plot_x, "one of " + ", ".join(allowed))
         if args.plot is None:
@@ -169,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from shufflekit.sweep.plot import plot_rows
 
-        x = plot_rows(rows, args.plot, args.plot_x)
+        x = plot_rows(rows, args.plot, args.plot_x, title=getattr(spec, "title", None) or None)
         print(f"plot of the bound against {x}: {args.plot}", file=sys.stderr)
     print(f"shufflekit sweep: {summary.total} points ({summary.cached} cached, "
           f"{summary.computed} computed, {summary.errors} errors) in {summary.seconds:.1f} s "

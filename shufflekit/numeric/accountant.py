@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Sequence
 from shufflekit.errors import CannotCertify, InvalidParameter, UnsupportedMethod
 from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.numeric.caller_state import certified_arithmetic, keeps_caller_state
-from shufflekit.validation import check_accountant_inputs, check_delta, check_epsilon, check_n
+from shufflekit.validation import check_accountant_inputs, check_delta, check_epsilon
 
 #: Modules that register methods when imported (each calls :func:`register` at import time).
 METHOD_MODULES: tuple[str, ...] = (
@@ -110,12 +110,16 @@ class Accountant(ABC):
     def profile(self, epsilons: Sequence[float] | None = None,
                 deltas: Sequence[float] | None = None, *, progress: bool | None = None
                 ) -> "PrivacyProfile":
-        """Bounds at every epsilon of ``epsilons`` and every delta of ``deltas``."""
+        """Bounds at every epsilon of ``epsilons`` and every delta of ``deltas``.
+
+        A progress bar is drawn on standard error when it is a terminal and ``progress`` is
+        true (by default: five targets or more)."""
         from tqdm import tqdm
 
         targets = [("delta", check_epsilon(e)) for e in (epsilons or ())]
         targets += [("epsilon", check_delta(d)) for d in (deltas or ())]
-        show = len(targets) >= 5 if progress is None else progress
+        show = (len(targets) >= 5 if progress is None else progress) and bool(
+            getattr(sys.stderr, "isatty", lambda: False)())
         out = []
         for quantity, t in tqdm(targets, desc=self.method, unit="pt", file=sys.stderr,
                                 disable=not show, leave=False):
@@ -440,7 +444,13 @@ def _load() -> None:
 
 
 def methods(mechanism: Any = None) -> list[MethodInfo]:
-    """Every registered method, or those that apply to ``mechanism``."""
+    """Every registered method, or those that apply to ``mechanism``.
+
+    >>> import shufflekit as sk
+    >>> names = [m.name for m in sk.methods(sk.make("rr", eps0=1))]
+    >>> "blanket" in names and "lower" in names and "gdp" not in names
+    True
+    """
     _load()
     out = sorted(_REGISTRY.values(), key=lambda m: m.name)
     if mechanism is not None:
@@ -477,6 +487,14 @@ def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str
     ``adjacency`` defaults to the first relation the method supports (``replace-one`` for the
     finite methods).  Raises :class:`~shufflekit.errors.InvalidParameter` (a ``ValueError``)
     when the method, relation or parameters do not apply, naming what would.
+
+    >>> import shufflekit as sk
+    >>> acc = sk.accountant(sk.make("krr", k=10, eps0=4), n=10_000)
+    >>> acc.method, acc.adjacency
+    ('blanket', 'replace-one')
+    >>> b = acc.get_epsilon(1e-6)
+    >>> print(b.kind.value, f"{b.hi:.4f}")
+    upper 0.3805
     """
     n = check_accountant_inputs(mechanism, n)     # the documented domain (validation.DOMAINS)
     name = method or default_method(mechanism, n)

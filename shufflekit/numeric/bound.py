@@ -63,6 +63,13 @@ class Bound:
 
     ``quantity`` is ``"delta"`` (then ``at`` is the epsilon it was evaluated at) or
     ``"epsilon"`` (then ``at`` is the target delta).  See the module docstring for the fields.
+
+    >>> import shufflekit as sk
+    >>> b = sk.accountant(sk.make("rr", eps0=1), n=1000, method="hoeffding").get_delta(0.5)
+    >>> b.quantity, b.at, b.kind.value, b.method
+    ('delta', 0.5, 'upper', 'hoeffding')
+    >>> b.lo <= b.hi and float(b) == b.value == b.hi      # the end safe to publish
+    True
     """
 
     quantity: Quantity

@@ -35,7 +35,7 @@ the exact curve of the composed dominating pair, and ``hi`` is a proven upper bo
 composed mechanism.
 
 **Lower bound.**  For a concrete neighbouring pair with exactly known laws (the binary
-randomized-response boundary pair :math:`(T_{n,0}, T_{n,1})` of seed 001, Lemma 4.1, from
+randomized-response boundary pair :math:`(T_{n,0}, T_{n,1})` of Shvets 2026, Lemma 4.1, from
 :func:`shufflekit.numeric.histogram.binary_pair`), running the same rounds on that pair gives
 :math:`P^{\otimes T}, Q^{\otimes T}`, whose curve is a lower bound on the composed mechanism's.
 Its losses are rounded *down* to the grid (the curve is non-decreasing in every loss, so this
@@ -179,7 +179,7 @@ def pair_loss_pmf(p: np.ndarray, q: np.ndarray, grid: float, *, rel_err: float =
 def binary_rr_boundary_pmfs(eps0: float, n: int, grid: float = DEFAULT_GRID
                             ) -> tuple[PrivacyLossPmf, PrivacyLossPmf]:
     r"""Both directed loss laws of the binary randomized-response boundary pair
-    :math:`(T_{n,0}, T_{n,1})` (seed 001, Lemma 4.1 / Sec. 8.1), keep probability
+    :math:`(T_{n,0}, T_{n,1})` (Shvets 2026, Lemma 4.1 / Sec. 8.1), keep probability
     :math:`e^{\varepsilon_0}/(1+e^{\varepsilon_0})`."""
     from shufflekit.numeric.histogram import binary_pair
     from shufflekit.validation import check_epsilon
@@ -187,7 +187,7 @@ def binary_rr_boundary_pmfs(eps0: float, n: int, grid: float = DEFAULT_GRID
     e0 = check_epsilon(eps0)
     keep = math.exp(e0) / (1 + math.exp(e0))
     pair = binary_pair(1 - keep, keep, check_n(n))
-    cert = f"exact laws of the binary RR boundary pair (seed 001, Lemma 4.1), n={n}"
+    cert = f"exact laws of the binary RR boundary pair (Shvets 2026, Lemma 4.1), n={n}"
     return (pair_loss_pmf(pair.p, pair.q, grid, certificate=cert),
             pair_loss_pmf(pair.q, pair.p, grid, certificate=cert))
 
@@ -476,7 +476,7 @@ def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: 
 
 def exact_pair_lower(eps0: float, n: int, rounds: int, *, grid: float | None = None
                      ) -> ComposedAccountant:
-    """Lower accountant: ``rounds`` rounds of binary RR on its boundary pair (seed 001).
+    """Lower accountant: ``rounds`` rounds of binary RR on its boundary pair (Shvets 2026).
 
     Each round's losses are rounded down to ``grid`` (default :func:`lower_grid`), so the
     result can sit below the exact composition by at most ``rounds * grid`` in epsilon
@@ -511,8 +511,13 @@ def compose(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
     r"""Certified upper bounds on :math:`\delta(\varepsilon)` / :math:`\varepsilon(\delta)` of
     ``rounds`` composed shuffled rounds (or of a heterogeneous ``schedule``).
 
-    Example: ``compose(make("krr", k=10, eps0=4), 100_000, 1000, deltas=[1e-6])``.
     Returns a :class:`~shufflekit.numeric.accountant.PrivacyProfile` of :class:`Bound` s.
+
+    >>> import shufflekit as sk
+    >>> profile = sk.compose(sk.make("rr", eps0=1), n=50, rounds=3, deltas=[1e-6])
+    >>> b = profile.bounds[0]
+    >>> print(b.quantity, b.kind.value, f"{b.epsilon:.4f}")
+    epsilon upper 1.3517
     """
     from shufflekit.validation import check
 

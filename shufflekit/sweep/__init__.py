@@ -22,7 +22,9 @@ def run_sweep(spec: Spec, output: str | None = None, *, workers: int | None = No
               progress: bool = True) -> tuple[SweepSummary, list[dict]]:
     """Run ``spec``, streaming rows to ``output`` (CSV/JSON/JSONL/Parquet by extension).
 
-    Returns the summary and the rows (completion order; ``row["index"]`` is the spec order).
+    Rows are written in spec order (``row["index"]`` 0, 1, 2, ...); returns the summary and the
+    rows, in the same order.  The progress bar is drawn when ``progress`` is true and standard
+    error is a terminal.
     """
     cache = PointCache(Path(cache_dir) if cache_dir else default_cache_dir(), enabled=use_cache)
     with RowWriter(output, columns_for(spec.param_names), fmt) as writer:

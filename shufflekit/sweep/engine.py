@@ -8,10 +8,12 @@ per core), or the existing cluster at ``scheduler`` (``tcp://host:port``) with n
 Each worker is warmed once (imports, method registry) by a worker plugin.  The work is sent as
 planned by :func:`shufflekit.sweep.schedule.plan_batches`: points that share an accountant go
 together (one set-up), except curves too large for one worker's share, and the most expensive
-batches first, so cheap points fill the gaps at the end.  Rows are written as they finish, in
-completion order (``index`` gives the spec order); a failing point is a row with
-``status = "error"``; an interrupt (Ctrl-C) cancels what is left and keeps every finished row
-on disk.
+batches first, so cheap points fill the gaps at the end.  Rows reach the sink in spec order
+(``index`` 0, 1, 2, ...): a row that finishes before the ones ahead of it waits in memory
+(:class:`InOrder`) and goes out as soon as they have; a failing point is a row with
+``status = "error"``; an interrupt (Ctrl-C) cancels what is left and passes on every finished
+row, still in spec order, with gaps where points did not finish.  Every finished point is in the
+cache as soon as it finishes, whatever its place in the order.
 """
 from __future__ import annotations
 
@@ -68,12 +70,41 @@ class SweepSummary:
 #:   without, back to back on an idle machine.  The serial path runs with glibc's defaults too;
 #: - worker processes forked from a fork server where the platform has one: about 1 s less to
 #:   start two workers and 1 s less to close them than with ``spawn`` on this machine.
+#: How long to try reaching an existing scheduler (``--scheduler``) before calling it bad input.
+CONNECT_TIMEOUT = "10s"
+
 LOCAL_CLUSTER_CONFIG = {
     "distributed.scheduler.worker-saturation": 1.0,
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
     "distributed.worker.multiprocessing-method":
         "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn",
 }
+
+
+class InOrder:
+    """A sink that passes rows on in the order of their ``index`` (0, 1, 2, ...).
+
+    A row whose predecessors have not all arrived is held back; :meth:`flush` passes on every
+    held row in index order (after an interruption, with gaps)."""
+
+    def __init__(self, sink: RowSink, start: int = 0):
+        self.sink, self.next, self.held = sink, start, {}
+
+    def __call__(self, row: dict) -> None:
+        self.held[row["index"]] = row
+        while self.next in self.held:
+            self.sink(self.held.pop(self.next))
+            self.next += 1
+
+    def flush(self) -> None:
+        for index in sorted(self.held):
+            self.sink(self.held.pop(index))
+            self.next = index + 1
+
+
+def on_terminal() -> bool:
+    """True when standard error is a terminal (progress bars are drawn only there)."""
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
 def _run_serial(todo: list[tuple[int, Task]], sink: RowSink, bar) -> None:
@@ -100,7 +131,7 @@ def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
         client = Client(cluster)
     else:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as exc:
             raise InvalidParameter("scheduler", scheduler, "the address of a running Dask "
                                    "scheduler (tcp://host:port)", str(exc)) from None
@@ -157,8 +188,9 @@ def local_workers(requested: int | None, cores: int | None = None) -> tuple[int,
 def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = None,
               scheduler: str | None = None, cache: PointCache | None = None,
               progress: bool = True) -> SweepSummary:
-    """Compute every task (cache first), passing each finished row to ``sink``; a local
-    cluster has at most one worker per core (:func:`local_workers`)."""
+    """Compute every task (cache first), passing each finished row to ``sink`` in spec order;
+    a local cluster has at most one worker per core (:func:`local_workers`).  The progress bar
+    is drawn when ``progress`` is true and standard error is a terminal."""
     t0 = time.perf_counter()
     tasks = list(tasks)
     if scheduler is None:
@@ -166,32 +198,36 @@ def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = Non
     else:                                            # an existing cluster keeps its own size
         workers = check_workers(workers) or (os.cpu_count() or 1)
     cache = cache or PointCache(root=None, enabled=False)  # type: ignore[arg-type]
+    ordered = InOrder(sink)
     todo, cached = [], 0
-    for index, task in enumerate(tasks):
-        hit = cache.get(task_key(task))
-        if hit is not None:
-            sink({**hit, "index": index, "cached": True})
-            cached += 1
-        else:
-            todo.append((index, task))
     errors = 0
 
     def store(row: dict) -> None:
         nonlocal errors
         errors += row.get("status") != "ok"
         cache.put(row)
-        sink(row)
+        ordered(row)
 
-    bar = tqdm(total=len(todo), desc="sweep", unit="pt", file=sys.stderr,
-               disable=not progress or not todo, leave=False)
+    bar = None
     startup = teardown = 0.0
     try:
+        for index, task in enumerate(tasks):
+            hit = cache.get(task_key(task))
+            if hit is not None:
+                ordered({**hit, "index": index, "cached": True})
+                cached += 1
+            else:
+                todo.append((index, task))
+        bar = tqdm(total=len(todo), desc="sweep", unit="pt", file=sys.stderr,
+                   disable=not (progress and todo and on_terminal()), leave=False)
         if scheduler is None and (workers == 1 or len(todo) <= 1):
             _run_serial(todo, store, bar)
         elif todo:
             startup, teardown = _run_dask(todo, store, bar, workers, scheduler)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
+        ordered.flush()
     return SweepSummary(total=len(tasks), cached=cached, computed=len(todo), errors=errors,
                         seconds=time.perf_counter() - t0,
                         workers=1 if scheduler is None and workers == 1 else workers,

@@ -1,7 +1,7 @@
 """Writing sweep rows as they arrive: CSV, JSON Lines, JSON or Parquet (by file extension).
 
-CSV and JSON Lines are written and flushed row by row, so an interrupted sweep leaves every
-finished row on disk; JSON is closed properly on interruption; Parquet is written on close
+Rows come in spec order (see :class:`shufflekit.sweep.engine.InOrder`).  CSV and JSON Lines are
+written and flushed row by row, so an interrupted sweep leaves every finished row on disk; JSON is closed properly on interruption; Parquet is written on close
 (it needs pyarrow).  Non-finite floats are written as empty CSV cells / JSON ``null``.
 """
 from __future__ import annotations

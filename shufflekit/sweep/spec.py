@@ -3,7 +3,7 @@ r"""Sweep specifications: a TOML file naming the grid of accountant calls to mak
 A spec has one or more ``[[grid]]`` tables; each expands into tasks, and the sweep is their
 concatenation.  Inside a grid every key takes a scalar, a list, or a range::
 
-    title = "seed 002, Figure 2: blanket bounds against baselines"
+    title = "Su-Cheng-Wang 2026, Figure 2: blanket bounds against baselines"
 
     [[grid]]
     mechanism = "krr"                  # any name of shufflekit.make

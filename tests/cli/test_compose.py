@@ -48,7 +48,8 @@ def test_schedule_and_csv(capsys):
     assert main(["compose", "schedule", "--schedule", sched, "--delta", "1e-5",
                  "--format", "csv"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].startswith("epsilon,delta,bound,error")
+    assert lines[0].startswith("mechanism,schedule,n,rounds,epsilon,delta,bound,error")
+    assert lines[1].startswith('schedule,"rr(')
     assert len(lines) == 2 and ",upper," in lines[1]
 
 

@@ -111,9 +111,11 @@ def test_scheduler_address_path(tmp_path):
     assert values(rows) == values(serial)
 
 
-def test_unreachable_scheduler_is_bad_input():
+def test_unreachable_scheduler_is_bad_input(monkeypatch):
+    import shufflekit.sweep.engine as engine
     from shufflekit.errors import InvalidParameter
 
+    monkeypatch.setattr(engine, "CONNECT_TIMEOUT", "1s")    # the default 10 s, shortened
     with pytest.raises(InvalidParameter, match="scheduler="):
         run_sweep(spec(GRID), None, scheduler="tcp://127.0.0.1:9", use_cache=False,
                   progress=False)

@@ -123,16 +123,20 @@ def test_ctrl_c_on_two_workers_keeps_finished_rows_and_exits_130(tmp_path):
     out = tmp_path / "o.csv"
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
+    cache = tmp_path / "cache"             # empty: every point is computed
     proc = subprocess.Popen([sys.executable, "-m", "shufflekit.cli", "sweep", str(spec), "-o",
-                             str(out), "--workers", "2", "--no-cache"], cwd=tmp_path, env=env,
+                             str(out), "--workers", "2", "--cache-dir", str(cache)],
+                            cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
-        # wait for the event (two finished rows on disk), with a cap generous enough for a
-        # loaded machine; the timeouts below are safety nets, not measurements
+        # wait for the event (two finished points: each is in the cache as soon as it
+        # finishes, while the file holds rows back until those before them are done), with a
+        # cap generous enough for a loaded machine; the timeouts are safety nets, not
+        # measurements
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline and proc.poll() is None:
-            if out.exists() and len(out.read_text().splitlines()) >= 3:   # header + 2 rows
+            if len(list(cache.glob("*/*.json"))) >= 2:
                 break
             time.sleep(0.1)
         assert proc.poll() is None, "the sweep finished before it could be interrupted"
@@ -146,6 +150,8 @@ def test_ctrl_c_on_two_workers_keeps_finished_rows_and_exits_130(tmp_path):
     rows = list(csv.DictReader(out.open()))
     assert 2 <= len(rows) < SLOW_POINTS
     assert all(r["status"] == "ok" and r["epsilon"] and r["key"] for r in rows)
+    indices = [int(r["index"]) for r in rows]
+    assert indices == sorted(indices)          # spec order, with gaps where points did not finish
     # the worker processes (and the fork server) end with the command: they are in its
     # session; exited ones may stay a moment as zombies until init reaps them
     deadline, alive = time.monotonic() + 120, ["?"]
