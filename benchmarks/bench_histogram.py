@@ -1,4 +1,4 @@
-"""Exact fixed-composition accounting (seed 001, Sec. 8): speed targets.
+"""Exact fixed-composition accounting (Shvets 2026, Sec. 8): speed targets.
 
 * exact JSD of the 3-symbol channel W0 = (.70,.20,.10), W1 = (.15,.55,.30) at n = 800,
   k = 240 (target <= 2 s);

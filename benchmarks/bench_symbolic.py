@@ -7,7 +7,6 @@ record.
 """
 from __future__ import annotations
 
-import time
 
 from measure import timed
 

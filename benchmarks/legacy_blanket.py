@@ -342,7 +342,7 @@ def describe_mechanism(mech) -> dict:
 def blanket_profile(mech, n: int, epsilons: Sequence[float], *, method: str = "exact",
                     adjacency: str = "replace-one", pair: tuple | None = None,
                     l: float | None = None, progress: bool = False) -> PrivacyProfile:
-    """Blanket upper bound delta_B(eps) at ``epsilons`` (seed 002, Thm 4)."""
+    """Blanket upper bound delta_B(eps) at ``epsilons`` (Su-Cheng-Wang 2026, Thm 4)."""
     return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency, pair=pair,
                                 l=l).profile(epsilons, progress=progress)
 

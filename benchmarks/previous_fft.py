@@ -42,7 +42,7 @@ def previous_fft_error(N: int, n: int, l: float, top: int, p_norm2: float) -> fl
 
 
 def default_grid(eps0: float) -> float:
-    """The paper's discretisation interval l = (e^eps0 - 1)/1200 (seed 002, Sec. 7)."""
+    """The paper's discretisation interval l = (e^eps0 - 1)/1200 (Su-Cheng-Wang 2026, Sec. 7)."""
     return (math.exp(eps0) - 1) / 1200
 
 
@@ -50,7 +50,7 @@ def previous_blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n
                       zero_mass: float | None = None,
                       margins: Sequence[float] | None = None) -> tuple[float, float]:
     r"""Certified FFT evaluation of :math:`\tfrac1n\mathbb{E}[(\sum G_i)_+]` on the grid ``l``
-    (seed 002, Algorithm 4 with safe rounding and an error budget).
+    (Su-Cheng-Wang 2026, Algorithm 4 with safe rounding and an error budget).
 
     Returns ``(value, error)``: ``value`` upper-bounds the exact expectation and
     ``value - error`` lower-bounds it (the error covers discretisation, wrap-around,

@@ -14,9 +14,9 @@
 # ---
 
 # %% [markdown]
-# # Private vector mean estimation after shuffling (seed 000)
+# # Private vector mean estimation after shuffling (Takagi-Liew 2026)
 #
-# This notebook recomputes the numerical section of the Takagi-Liew paper (seed 000, Sec. 5,
+# This notebook recomputes the numerical section of the Takagi-Liew paper (Takagi-Liew 2026, Sec. 5,
 # Figures 1-3) and draws the asymptotic expansions of Sec. 3-4 as remainders.  Every number
 # is computed here:
 #

@@ -14,11 +14,11 @@
 # ---
 
 # %% [markdown]
-# # Fixed-composition shuffling (seeds 001 and 003)
+# # Fixed-composition shuffling (Shvets 2026 and the Shvets summary)
 #
-# This notebook recomputes the numerical section of the fixed-composition paper (seed 001,
+# This notebook recomputes the numerical section of the fixed-composition paper (Shvets 2026,
 # Sec. 8.3: Tables 3-6) and draws three pictures of its main objects, plus the bundled versus
-# unbundled comparison of its summary (seed 003, Sec. 3.3).  Every number below is computed
+# unbundled comparison of its summary (the Shvets summary, Sec. 3.3).  Every number below is computed
 # here by the toolkit:
 #
 # * the constants $I_\pi = v^\top\Sigma_\pi^+v$ and $I^{\rm mix}_\pi$ are exact rational
@@ -312,7 +312,7 @@ show("Blanket bounds of Balle et al., Sec. 5, with the exact blanket of binary R
 # separate table so that they are not mistaken for the paper's column.
 
 # %% [markdown]
-# ## Seed 003: bundled against unbundled multi-message shuffling
+# ## The Shvets summary: bundled against unbundled multi-message shuffling
 #
 # Each user sends $m$ independent reports through the same channel.  If the shuffler keeps each
 # user's $m$ reports together (bundled), the per-user channel is $W_b^{\otimes m}$ and its Fisher
@@ -348,7 +348,7 @@ save(fig, "fixed_composition_bundled_unbundled")
 # %% [markdown]
 # The bundled constant grows geometrically and the unbundled one linearly, so for $m \ge 2$
 # unbundling gives the smaller Gaussian parameter.  This is a statement about the leading
-# parameter only: seed 001 leaves finite-$n$ dominance open, and seed 003's wording "unbundled is
+# parameter only: Shvets 2026 leaves finite-$n$ dominance open, and the Shvets summary's wording "unbundled is
 # strictly more private" is registered as **imprecise** (`003.3.3.unbundled-dominates`) for that
 # reason.
 #

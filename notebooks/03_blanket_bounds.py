@@ -14,14 +14,14 @@
 # ---
 
 # %% [markdown]
-# # Blanket bounds for shuffled frequency oracles (seed 002, Sec. 7)
+# # Blanket bounds for shuffled frequency oracles (Su-Cheng-Wang 2026, Sec. 7)
 #
-# This notebook redraws the experiments of the decomposition paper (seed 002, Figures 2-3):
+# This notebook redraws the experiments of the decomposition paper (Su-Cheng-Wang 2026, Figures 2-3):
 # for 10-ary randomized response (10-RR), binary local hashing (BLH), RAPPOR and optimized
 # unary encoding (OUE), at a low and a large local budget $\varepsilon_0$, it compares
 #
 # * the **blanket upper bound** $\delta_B(\varepsilon) = \tfrac1n\mathbb{E}[(\sum_i G_i)_+]$
-#   (seed 002, Thm 4) evaluated by the certified *exact* method (`shufflekit.numeric.blanket`)
+#   (Su-Cheng-Wang 2026, Thm 4) evaluated by the certified *exact* method (`shufflekit.numeric.blanket`)
 #   and by the certified lattice method `blanket-fft` (`shufflekit.numeric.blanket_fft`:
 #   Algorithm 4's lattice, exponentially tilted, with a relative error); the paper's
 #   Algorithm 4 as printed (grid $l = (e^{\varepsilon_0}-1)/1200$, no error budget) is drawn
@@ -341,7 +341,7 @@ for k, v in timing.items():
 # ## Joint composition: $m$ copies of 10-RR, each $\varepsilon_0/m$-LDP
 #
 # The joint randomizer reports $m$ independent 10-RR outputs; it is $\varepsilon_0$-LDP in
-# total (seed 002, Sec. 6, Thm 1), so every generic bound (the clone bounds) is the same for
+# total (Su-Cheng-Wang 2026, Sec. 6, Thm 1), so every generic bound (the clone bounds) is the same for
 # all $m$.  Its blanket is the product of the components' blankets, which the toolkit uses
 # directly.  The exact method refuses here (its enumeration needs tens of millions of
 # states), so the blanket bound is the certified lattice one (`blanket-fft`); Bennett's
@@ -407,7 +407,7 @@ show("\n".join(rows))
 # The law of $G = (R_x(y) - e^{\varepsilon}R_{x'}(y))/c(y)$, $y \sim c/\gamma$ with probability
 # $\gamma$ and $G = 0$ otherwise, is derived by sympy from each mechanism's probability matrix
 # (`shufflekit.symbolic.gparv`), in $w = e^{\varepsilon_0/2}$ and $v = e^{\varepsilon}$.  The
-# printed rows (seed 002, Table 1) are typed in below only to compare with.  For k-RR the
+# printed rows (Su-Cheng-Wang 2026, Table 1) are typed in below only to compare with.  For k-RR the
 # derivation is symbolic in $k$ and equals the printed row.  For the oracles the exact law at
 # small $k$ puts different weights on the same atoms (at $k = 2$ the atom
 # $e^{\varepsilon_0}(1-e^{\varepsilon})$ is missing altogether) and has a larger blanket:

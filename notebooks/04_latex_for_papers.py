@@ -18,7 +18,7 @@
 #
 # Derive an expansion from its definition, print it, check its remainder, and export a
 # LaTeX snippet and a standalone document.  The example is the Gaussian local randomizer
-# of seed 000 (Prop. 4.2): $V(\sigma_0^2) = \mathrm{Var}[\ell_0]$ computed from the
+# of Takagi-Liew 2026 (Prop. 4.2): $V(\sigma_0^2) = \mathrm{Var}[\ell_0]$ computed from the
 # Gaussian densities, its series in $a = 1/\sigma_0^2$, and the reversion giving
 # $\sigma_0^2$ as a series in $\chi_{\mathrm{chua}}$.
 

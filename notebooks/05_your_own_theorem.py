@@ -135,7 +135,7 @@ print(check_expr_on_box(lo2 - 1, {u: ("0.1", "50")}, what="chi_lo^2 - 1").eviden
 # function is symbolic), the fitted decay of every remainder at high precision, and a
 # certified bound $|f - S_K| \le C x^{p}$ on a finite range.  A reversion is given by the
 # relation that defines it: here $\sigma_0^2$ as a function of $\chi = V(\sigma_0)^{-1/2}$
-# (the Gaussian local randomizer, seed 000 Prop. 4.2).  One claimed coefficient is wrong.
+# (the Gaussian local randomizer, Takagi-Liew 2026 Prop. 4.2).  One claimed coefficient is wrong.
 
 # %%
 from shufflekit.verify.expansion import check_expansion

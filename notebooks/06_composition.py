@@ -28,9 +28,9 @@
 #   here from the published formulas;
 # * a **lower bound**: the same $T$ rounds run on one concrete neighbouring pair (all other
 #   users hold value 0; outputs other than 0 and 1 merged, which can only lower the curve),
-#   with the exact histogram laws of seed 001 (Lemma 4.1).
+#   with the exact histogram laws of Shvets 2026 (Lemma 4.1).
 #
-# shufflekit's curve is the certified one: each round's blanket bound (seed 002, Thm 4)
+# shufflekit's curve is the certified one: each round's blanket bound (Su-Cheng-Wang 2026, Thm 4)
 # becomes a dominating pair (connect-the-dots hull in Arb), and the pairs are convolved with
 # a proven FFT round-off bound.
 

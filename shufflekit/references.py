@@ -1,8 +1,9 @@
 """The papers shufflekit derives, evaluates and checks, each cited here once.
 
-Module docstrings cite results as ``seed NNN, Thm/Sec/App ...``; :data:`SEEDS` maps each seed to
-its title, authors and (where it has one) arXiv identifier, so a citation can be expanded to a
-full reference with :func:`cite`.
+Docstrings, reports and the command line cite results by authors and year, e.g.
+``Takagi-Liew 2026, Thm 4.1``; :data:`PAPERS` maps each paper's key (the prefix of its claim
+ids, ``"000"`` .. ``"003"``) to its short citation, title, authors and arXiv identifier, and
+:func:`cite` expands a key to the full reference.
 """
 from __future__ import annotations
 
@@ -11,37 +12,47 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Reference:
-    """One source paper."""
+    """One source paper: ``short`` is how the toolkit cites it (authors and year)."""
 
-    seed: str
+    key: str
+    short: str
     title: str
     authors: str
     arxiv: str | None = None
-    note: str = ""
+    venue: str = ""
 
     def text(self) -> str:
-        """``Authors, "Title" (arXiv:XXXX.XXXXX)``."""
+        """``Authors, "Title", venue (arXiv:XXXX.XXXXX)``."""
+        venue = f", {self.venue}" if self.venue else ""
         tail = f" (arXiv:{self.arxiv})" if self.arxiv else ""
-        return f'{self.authors}, "{self.title}"{tail}'
+        return f'{self.authors}, "{self.title}"{venue}{tail}'
 
 
-SEEDS: dict[str, Reference] = {
-    "000": Reference("000", "Shuffling-Aware Optimization for Private Vector Mean Estimation",
-                     "Takagi and Liew"),
-    "001": Reference("001", "Fixed-Composition Shuffle Asymptotics in the Full-Support Gaussian "
-                     "Regime", "Shvets", arxiv="2602.09029"),
-    "002": Reference("002", "Decomposition-Based Optimal Bounds for Privacy Amplification via "
-                     "Shuffling", "Su, Cheng and Wang"),
-    "003": Reference("003", "Universal Shuffle Asymptotics: Sharp Privacy Analysis in the Gaussian "
-                     "Regime", "Shvets", note="a summary of the series"),
-}
+PAPERS: dict[str, Reference] = {r.key: r for r in (
+    Reference("000", "Takagi-Liew 2026",
+              "Shuffling-Aware Optimization for Private Vector Mean Estimation",
+              "Takagi and Liew", arxiv="2604.28032"),
+    Reference("001", "Shvets 2026",
+              "Fixed-Composition Shuffle Asymptotics in the Full-Support Gaussian Regime",
+              "Shvets", arxiv="2602.09029"),
+    Reference("002", "Su-Cheng-Wang 2026",
+              "Decomposition-Based Optimal Bounds for Privacy Amplification via Shuffling",
+              "Su, Cheng and Wang", arxiv="2504.07414", venue="IEEE S&P 2026"),
+    Reference("003", "the Shvets summary",
+              "Universal Shuffle Asymptotics: Sharp Privacy Analysis in the Gaussian Regime",
+              "Shvets", venue="a summary of the series"),
+)}
 
 
-def cite(seed: str) -> str:
-    """Full reference text of seed ``seed`` (``"000"`` .. ``"003"``)."""
+def cite(key: str) -> str:
+    """Full reference text of paper ``key`` (``"000"`` .. ``"003"``, the prefix of its claim ids).
+
+    >>> cite("001")
+    'Shvets, "Fixed-Composition Shuffle Asymptotics in the Full-Support Gaussian Regime" (arXiv:2602.09029)'
+    """
     from shufflekit.errors import InvalidParameter
 
-    key = str(seed).zfill(3)
-    if key not in SEEDS:
-        raise InvalidParameter("seed", seed, "one of " + ", ".join(SEEDS))
-    return SEEDS[key].text()
+    k = str(key).zfill(3)
+    if k not in PAPERS:
+        raise InvalidParameter("paper", key, "one of " + ", ".join(PAPERS))
+    return PAPERS[k].text()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-#: dimension of the input ball / sphere (seed 000, Sec. 2)
+#: dimension of the input ball / sphere (Takagi-Liew 2026, Sec. 2)
 d = sp.Symbol("d", positive=True, integer=True)
 #: number of users
 n = sp.Symbol("n", positive=True)
@@ -22,18 +22,18 @@ k = sp.Symbol("k", positive=True, integer=True)
 epsilon = sp.Symbol("varepsilon", positive=True)
 #: local privacy parameter epsilon_0 of one report
 eps0 = sp.Symbol("varepsilon_0", positive=True)
-#: shuffle index chi (chi_lo, chi_up, chi_chua when specialised; seed 000, Def. 2.4)
+#: shuffle index chi (chi_lo, chi_up, chi_chua when specialised; Takagi-Liew 2026, Def. 2.4)
 chi = sp.Symbol("chi", positive=True)
-#: blanket mass gamma (seed 002, Sec. 3.2; seed 000, Algorithm 1)
+#: blanket mass gamma (Su-Cheng-Wang 2026, Sec. 3.2; Takagi-Liew 2026, Algorithm 1)
 gamma = sp.Symbol("gamma", positive=True)
-#: per-user Gaussian scale sigma_0 of a local randomizer (seed 000)
+#: per-user Gaussian scale sigma_0 of a local randomizer (Takagi-Liew 2026)
 sigma0 = sp.Symbol("sigma_0", positive=True)
-#: central Gaussian standard deviation sigma (seed 000, Sec. 5)
+#: central Gaussian standard deviation sigma (Takagi-Liew 2026, Sec. 5)
 sigma = sp.Symbol("sigma", positive=True)
-#: PrivUnit cap probability p and cap threshold theta (seed 000, Prop. 3.5)
+#: PrivUnit cap probability p and cap threshold theta (Takagi-Liew 2026, Prop. 3.5)
 p = sp.Symbol("p", positive=True)
 theta = sp.Symbol("theta", real=True)
-#: chi-square divergence chi^2(W1 || W0) of a binary-input channel (seed 001)
+#: chi-square divergence chi^2(W1 || W0) of a binary-input channel (Shvets 2026)
 chi2 = sp.Symbol("chi2", positive=True)
 
 __all__ = ["chi", "chi2", "d", "eps0", "epsilon", "gamma", "k", "n", "p", "sigma", "sigma0",

@@ -1,5 +1,4 @@
 """The notebooks run top to bottom in quick mode, and each .ipynb is paired with its .py source."""
-import os
 import pathlib
 
 import pytest

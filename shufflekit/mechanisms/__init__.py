@@ -34,24 +34,24 @@ class MechanismSpec:
 
 MECHANISMS: dict[str, MechanismSpec] = {s.name: s for s in (
     MechanismSpec("rr", (), ("eps0", "p"), "binary randomized response (give eps0 or p)",
-                  "seed 000, Sec. 3.3"),
-    MechanismSpec("krr", ("k", "eps0"), (), "k-ary randomized response", "seed 002, Table 1"),
+                  "Takagi-Liew 2026, Sec. 3.3"),
+    MechanismSpec("krr", ("k", "eps0"), (), "k-ary randomized response", "Su-Cheng-Wang 2026, Table 1"),
     MechanismSpec("blh", ("k", "eps0"), ("hash_family",), "binary local hashing",
-                  "seed 002, Table 1"),
+                  "Su-Cheng-Wang 2026, Table 1"),
     MechanismSpec("rappor", ("k", "eps0"), (), "RAPPOR (symmetric unary encoding)",
-                  "seed 002, Table 1"),
-    MechanismSpec("oue", ("k", "eps0"), (), "optimized unary encoding", "seed 002, Table 1"),
-    MechanismSpec("hr", ("k", "eps0"), (), "Hadamard response", "seed 002, Table 1"),
+                  "Su-Cheng-Wang 2026, Table 1"),
+    MechanismSpec("oue", ("k", "eps0"), (), "optimized unary encoding", "Su-Cheng-Wang 2026, Table 1"),
+    MechanismSpec("hr", ("k", "eps0"), (), "Hadamard response", "Su-Cheng-Wang 2026, Table 1"),
     MechanismSpec("joint-krr", ("k", "eps0", "m"), (),
-                  "joint composition of m copies of k-RR, each eps0/m-LDP", "seed 002, Sec. 7"),
+                  "joint composition of m copies of k-RR, each eps0/m-LDP", "Su-Cheng-Wang 2026, Sec. 7"),
     MechanismSpec("privunit", ("p", "theta", "d"), (), "PrivUnit on the unit sphere",
-                  "seed 000, Prop. 3.5"),
+                  "Takagi-Liew 2026, Prop. 3.5"),
     MechanismSpec("gaussian-local", ("sigma0",), ("d",), "Gaussian local randomizer (no blanket)",
-                  "seed 000, Sec. 4"),
+                  "Takagi-Liew 2026, Sec. 4"),
     MechanismSpec("bmg", ("gamma", "sigma0"), ("d",), "blanket-mixed Gaussian",
-                  "seed 000, Algorithm 1"),
+                  "Takagi-Liew 2026, Algorithm 1"),
     MechanismSpec("finite", ("matrix",), (), "any finite randomizer given by its matrix",
-                  "seed 002, Sec. 3"),
+                  "Su-Cheng-Wang 2026, Sec. 3"),
 )}
 
 NAMES = tuple(MECHANISMS)
@@ -66,9 +66,18 @@ def make(name: str, **params: Any) -> Mechanism:
     """Build the mechanism ``name`` from keyword parameters (``None`` values ignored).
 
     ``joint-krr`` takes ``k``, ``eps0`` and ``m``: the joint composition of ``m``
-    copies of k-RR, each ``eps0/m``-LDP (seed 002, Sec. 7).  ``finite`` takes
+    copies of k-RR, each ``eps0/m``-LDP (Su-Cheng-Wang 2026, Sec. 7).  ``finite`` takes
     ``matrix`` (rows = inputs).  Raises :class:`~shufflekit.errors.InvalidParameter` for an
     unknown name, a missing parameter or one out of range.
+
+    >>> import shufflekit as sk
+    >>> krr = sk.make("krr", k=10, eps0=4)
+    >>> krr.gamma, krr.eps0()
+    (10/(9 + exp(4)), 4)
+    >>> sk.make("krr", k=10)
+    Traceback (most recent call last):
+    ...
+    shufflekit.errors.InvalidParameter: ...
     """
     if name not in MECHANISMS:
         raise InvalidParameter("name", name, "one of " + ", ".join(NAMES), "unknown mechanism")

@@ -1,4 +1,4 @@
-r"""Joint (product) composition of finite mechanisms (seed 002, Sec. 6).
+r"""Joint (product) composition of finite mechanisms (Su-Cheng-Wang 2026, Sec. 6).
 
 :math:`R^\times(x_1,\dots,x_m) = (R_1(x_1),\dots,R_m(x_m))`; any two input vectors
 are neighbours (also vectors that agree in some coordinates).  Because the inputs range over a product set, the infimum over

@@ -9,14 +9,14 @@ over outputs are weighted by it.
 
 Everything below is computed from the matrix, never typed in:
 
-* the maximal blanket (Balle et al.; seed 002, Sec. 3.2):
+* the maximal blanket (Balle et al.; Su-Cheng-Wang 2026, Sec. 3.2):
   :math:`c(y) = \min_x R_x(y)`, :math:`\gamma = \sum_y c(y)`, :math:`\omega = c/\gamma`,
   so that :math:`R_x = \gamma\,\omega + (1-\gamma)\,\mathrm{LO}_x`;
-* the generalized privacy amplification random variable (GPARV, seed 002,
+* the generalized privacy amplification random variable (GPARV, Su-Cheng-Wang 2026,
   Def. 5.1 and Thm 4): :math:`G = (R_x(y) - e^{\varepsilon} R_{x'}(y)) / c(y)` with
   probability :math:`c(y)` for each output and :math:`0` with probability
   :math:`1-\gamma`;
-* the shuffle indices of seed 000, Sec. 2.4:
+* the shuffle indices of Takagi-Liew 2026, Sec. 2.4:
   :math:`\chi_{lo} = 1/\sup_{x\simeq x'}\sqrt{\gamma^{-1}\mathrm{Var}_{\omega}[\ell_0]}`,
   :math:`\chi_{up} = 1/\sup_{x\simeq x'}\sup_{z}\sqrt{\mathrm{Var}_{R_z}[(R_x-R_{x'})/R_z]}`;
 * the local :math:`\varepsilon_0 = \max_{x,x',y}\log(R_x(y)/R_{x'}(y))`.
@@ -33,7 +33,7 @@ floor of the full mechanism (a minimum over all of its inputs), carried in the
 :class:`Lumping` record.
 
 Adjacency: ``"zero-out"`` pairs an input ``x`` with the null input :data:`BOT`
-whose output law is the blanket :math:`\omega` (seed 000, Sec. 2.3);
+whose output law is the blanket :math:`\omega` (Takagi-Liew 2026, Sec. 2.3);
 ``"replace-one"`` pairs two distinct inputs.
 """
 from __future__ import annotations
@@ -269,7 +269,7 @@ class FiniteMechanism(Describable):
 
     @property
     def gamma(self) -> Any:
-        r"""Blanket mass :math:`\gamma = \sum_y \min_x R_x(y)` (seed 002, Sec. 3.2)."""
+        r"""Blanket mass :math:`\gamma = \sum_y \min_x R_x(y)` (Su-Cheng-Wang 2026, Sec. 3.2)."""
         return self._blanket.gamma
 
     @cached_property
@@ -304,7 +304,7 @@ class FiniteMechanism(Describable):
 
     # -------------------------------------------------------------- GPARV
     def gparv(self, epsilon: Any, pair: tuple | None = None) -> DiscreteLaw:
-        r"""Exact law of :math:`G_\varepsilon^{x,x'}` (seed 002, Def. 5.1).
+        r"""Exact law of :math:`G_\varepsilon^{x,x'}` (Su-Cheng-Wang 2026, Def. 5.1).
 
         ``pair`` defaults to the first replace-one pair (inputs 0 and 1 of the matrix);
         ``epsilon`` may be a number, numeric text (kept exact: ``"1/2"``) or a symbol.
@@ -447,7 +447,7 @@ class FiniteMechanism(Describable):
         return total
 
     def chi_lo(self, adjacency: str = "zero-out") -> ShuffleIndex:
-        r""":math:`\chi_{lo}` (seed 000, Def. 2.4), worst pair found by enumeration."""
+        r""":math:`\chi_{lo}` (Takagi-Liew 2026, Def. 2.4), worst pair found by enumeration."""
         b = self.blanket()
         if sign(b.gamma) <= 0:
             return ShuffleIndex(value=0, pair=())
@@ -463,7 +463,7 @@ class FiniteMechanism(Describable):
         return ShuffleIndex(value=_tidy(_sqrt(_tidy(b.gamma / best))), pair=arg)
 
     def chi_up(self, adjacency: str = "zero-out") -> ShuffleIndex:
-        r""":math:`\chi_{up}` (seed 000, Def. 2.4): sup over pairs and references :math:`z`."""
+        r""":math:`\chi_{up}` (Takagi-Liew 2026, Def. 2.4): sup over pairs and references :math:`z`."""
         def value_of(cand, exact):
             pair, z = cand
             if exact:
@@ -515,7 +515,7 @@ class FiniteMechanism(Describable):
         """The mechanism :math:`K\\circ R` for a Markov kernel ``kernel[y][z]``.
 
         With ``push_blanket=True`` the result keeps the blanket :math:`K\\circ(\\gamma\\omega)`
-        (mass :math:`\\gamma`, the construction in the proof of seed 000, Lemma A.3) instead of
+        (mass :math:`\\gamma`, the construction in the proof of Takagi-Liew 2026, Lemma A.3) instead of
         its own maximal blanket; the null input then outputs :math:`K\\circ\\omega`.
         """
         if self.lumping is not None or any(m != 1 for m in self.multiplicity):

@@ -1,8 +1,8 @@
 r"""Gaussian local randomizers on the unit ball :math:`\mathbb B_2^d`.
 
-* **Gaussian local randomizer** (seed 000, Sec. 4.3): :math:`R_x = N(x, \sigma_0^2 I_d)`.
+* **Gaussian local randomizer** (Takagi-Liew 2026, Sec. 4.3): :math:`R_x = N(x, \sigma_0^2 I_d)`.
   No blanket (:math:`\gamma = 0`) and no finite local :math:`\varepsilon_0`.
-* **Blanket-mixed Gaussian (BMG)** (seed 000, Algorithm 1):
+* **Blanket-mixed Gaussian (BMG)** (Takagi-Liew 2026, Algorithm 1):
   :math:`R_x = \gamma\,N(0,\sigma_0^2 I_d) + (1-\gamma)\,N(x,\sigma_0^2 I_d)` and
   :math:`R_\perp = N(0, \sigma_0^2 I_d)` (the blanket).
 
@@ -94,11 +94,11 @@ class GaussianLocal(Describable):
         return None
 
     def chi_lo(self) -> Any:
-        """0: chi_lo^2 = gamma / Var[...] and gamma = 0 (seed 000, Def. 2.4)."""
+        """0: chi_lo^2 = gamma / Var[...] and gamma = 0 (Takagi-Liew 2026, Def. 2.4)."""
         return sp.Integer(0)
 
     def chi_up(self) -> None:
-        """None: not used for this mechanism by seed 000, whose index here is :meth:`chi_chua`."""
+        """None: not used for this mechanism by Takagi-Liew 2026, whose index here is :meth:`chi_chua`."""
         return None
 
     def variance_l0(self, x1: np.ndarray | Any, x: np.ndarray | Any) -> sp.Expr:
@@ -125,7 +125,7 @@ class GaussianLocal(Describable):
         By rotation invariance the configuration lives in a plane: ``x = (u, 0)``,
         ``x1 = (v cos t, v sin t)``.  The sup is searched numerically (grid, then
         local refinement) and reported; the value is the exact expression at the
-        maximiser when it is a corner of the search box (seed 000, Prop 4.2 uses
+        maximiser when it is a corner of the search box (Takagi-Liew 2026, Prop 4.2 uses
         ``x1 = e``, ``x = -e``).
         """
         from scipy.optimize import minimize
@@ -160,7 +160,7 @@ class GaussianLocal(Describable):
 
 @dataclass(frozen=True)
 class BlanketMixedGaussian(Describable):
-    """BMG(gamma, sigma0) of seed 000, Algorithm 1."""
+    """BMG(gamma, sigma0) of Takagi-Liew 2026, Algorithm 1."""
 
     gamma: Any
     sigma0: Any
@@ -189,7 +189,7 @@ class BlanketMixedGaussian(Describable):
         return ParamMap(gamma=self.gamma, sigma0=self.sigma0, d=self.d)
 
     def blanket(self) -> ContinuousBlanket:
-        """Blanket of mass gamma with density N(0, sigma0^2 I_d) (seed 000, Algorithm 1)."""
+        """Blanket of mass gamma with density N(0, sigma0^2 I_d) (Takagi-Liew 2026, Algorithm 1)."""
         return ContinuousBlanket(gamma=self.gamma, density=self.blanket_density())
 
     def gparv(self, epsilon: Any, pair: tuple | None = None) -> ContinuousLaw:
@@ -198,7 +198,7 @@ class BlanketMixedGaussian(Describable):
         return self.amplification_law(check_law_epsilon(epsilon), 1)
 
     def chi_up(self) -> None:
-        """None: seed 000 analyses BMG through chi_lo only (Sec. 4.2, App. C)."""
+        """None: Takagi-Liew 2026 analyses BMG through chi_lo only (Sec. 4.2, App. C)."""
         return None
 
     def variance_l0(self, r: Any) -> sp.Expr:
@@ -226,7 +226,7 @@ class BlanketMixedGaussian(Describable):
 
     def amplification_law(self, epsilon: Any, r: Any = 1) -> ContinuousLaw:
         r"""Law of :math:`\ell_\varepsilon(Y)` for the zero-out pair :math:`(x, \perp)`,
-        :math:`\|x\| = r`, :math:`Y` from the blanket (seed 000, Appendix C):
+        :math:`\|x\| = r`, :math:`Y` from the blanket (Takagi-Liew 2026, Appendix C):
         :math:`\ell_\varepsilon = \gamma + (1-\gamma)e^{\langle x, Y\rangle/\sigma_0^2 - r^2/(2\sigma_0^2)} - e^\varepsilon`
         and :math:`\langle x, Y\rangle/\sigma_0^2 = (r/\sigma_0) Z`.
 

@@ -71,7 +71,7 @@ class DiscreteLaw:
 class ContinuousLaw:
     r"""Law of :math:`\ell_\varepsilon(Y) = a + b\exp(s Z + m)`, :math:`Z\sim N(0,1)`.
 
-    Covers the blanket-mixed Gaussian mechanism against its blanket (seed 000,
+    Covers the blanket-mixed Gaussian mechanism against its blanket (Takagi-Liew 2026,
     Appendix C): :math:`a = \gamma - e^\varepsilon`, :math:`b = 1-\gamma`,
     :math:`s = \|x\|/\sigma_0`, :math:`m = -\|x\|^2/(2\sigma_0^2)`.
     """

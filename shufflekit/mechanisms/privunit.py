@@ -1,4 +1,4 @@
-r"""PrivUnit(p, theta) on the sphere :math:`\mathbb S^{d-1}` (seed 000, Def. A.2).
+r"""PrivUnit(p, theta) on the sphere :math:`\mathbb S^{d-1}` (Takagi-Liew 2026, Def. A.2).
 
 Given :math:`v`, output :math:`U\sim\mathrm{Unif}(C_\theta(v))` with probability
 :math:`p` and :math:`U\sim\mathrm{Unif}(C_\theta(v)^c)` otherwise, where

@@ -6,19 +6,19 @@ Gaussian local randomizer, the blanket-mixed Gaussian) offers the same members:
 
 ``name``        its registry name (``shufflekit list mechanisms``);
 ``params``      mapping of its defining parameters (exact sympy numbers or symbols);
-``gamma``       blanket mass :math:`\gamma = \int \min_x R_x` (seed 002, Sec. 3.2);
+``gamma``       blanket mass :math:`\gamma = \int \min_x R_x` (Su-Cheng-Wang 2026, Sec. 3.2);
 ``blanket()``   the blanket decomposition :math:`R_x = \gamma\omega + (1-\gamma)\mathrm{LO}_x`;
 ``gparv(epsilon, pair=None)``  law of the amplification variable
                 :math:`(R_x - e^{\varepsilon}R_{x'})/(\gamma\omega)` under :math:`\omega`
-                (seed 002, Def. 5.1; seed 000, App. C), ``None`` without a blanket;
-``chi_lo()``, ``chi_up()``  the shuffle indices of seed 000, Def. 2.4;
+                (Su-Cheng-Wang 2026, Def. 5.1; Takagi-Liew 2026, App. C), ``None`` without a blanket;
+``chi_lo()``, ``chi_up()``  the shuffle indices of Takagi-Liew 2026, Def. 2.4;
 ``eps0()``      the local :math:`\varepsilon_0` (``oo`` when unbounded);
 ``summary()``   name and parameters (cheap; accountants record it);
 ``describe()``  a JSON-ready description with all of the above (``shufflekit mechanism``).
 
 :class:`Adjacency` names the neighbouring relations: ``replace-one`` (two datasets differ in
 one user's input) and ``zero-out`` (one user's input is replaced by the null input whose
-report follows the blanket, seed 000, Sec. 2.3).
+report follows the blanket, Takagi-Liew 2026, Sec. 2.3).
 """
 from __future__ import annotations
 

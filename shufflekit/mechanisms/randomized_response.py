@@ -1,11 +1,11 @@
 r"""Randomized response: binary (Warner) and k-ary.
 
-k-RR (seed 002, Example 4.0): report the true value with probability
+k-RR (Su-Cheng-Wang 2026, Example 4.0): report the true value with probability
 :math:`(e^{\varepsilon_0}-1)/(e^{\varepsilon_0}+k-1)`, otherwise a uniform value of
 :math:`[k]`.  Hence :math:`R_x(y) = (e^{\varepsilon_0}-1)/(e^{\varepsilon_0}+k-1)\,[y=x]
 + 1/(e^{\varepsilon_0}+k-1)`; the matrix below is computed from that mixture.
 
-Binary RR (seed 000, App. A.5): :math:`Y = x` with probability :math:`p`, else
+Binary RR (Takagi-Liew 2026, App. A.5): :math:`Y = x` with probability :math:`p`, else
 :math:`-x`; with :math:`\varepsilon_0` given, :math:`p = e^{\varepsilon_0}/(e^{\varepsilon_0}+1)`.
 
 For a symbolic alphabet size ``k``, and for a numeric ``k`` above

@@ -1,6 +1,6 @@
-r"""Certified blanket bound for the shuffled blanket-mixed Gaussian (seed 000, App. C).
+r"""Certified blanket bound for the shuffled blanket-mixed Gaussian (Takagi-Liew 2026, App. C).
 
-Lemma 5.3 of Balle et al., as used in seed 000 (App. C): for an ordered neighbouring pair
+Lemma 5.3 of Balle et al., as used in Takagi-Liew 2026 (App. C): for an ordered neighbouring pair
 :math:`(x, x')` and blanket :math:`R_{BG}` of mass :math:`\gamma`,
 
 .. math::
@@ -428,7 +428,7 @@ def bmg_delta_pairs(fns, gamma: float, n: int, epsilon: float, r: float = 1.0, *
 def bmg_delta(mech: Any, n: int, epsilon: float, *, radius: float | None = None,
               **kw: Any) -> BlanketResult:
     r"""Certified :math:`\delta(\varepsilon)` of the shuffled BMG, worst over both orders of the
-    zero-out pair (seed 000, App. C)."""
+    zero-out pair (Takagi-Liew 2026, App. C)."""
     n = check_n(n)
     epsilon = check_epsilon(epsilon)
     gamma = check_gamma(mech.gamma)
@@ -447,7 +447,7 @@ def bmg_delta(mech: Any, n: int, epsilon: float, *, radius: float | None = None,
 from shufflekit.numeric.accountant import Accountant, invert_delta, register  # noqa: E402
 from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
-CERTIFICATE = ("seed 000 App. C (Balle et al. Lemma 5.3), both orders of the zero-out pair, worst "
+CERTIFICATE = ("Takagi-Liew 2026 App. C (Balle et al. Lemma 5.3), both orders of the zero-out pair, worst "
                "|x| = 1 by convex order; capped by the single-report divergence (Arb); lattice law "
                "in Arb (truncation excess added, convex split), re-gridding by mean-preserving "
                "spreads, clamp excess added, radix-2 FFT round-off by Higham Thm 24.2")
@@ -466,7 +466,7 @@ def is_bmg(mech: Any) -> bool | str:
 
 
 class BMGBlanketAccountant(Accountant):
-    r"""Certified upper bound for the shuffled BMG (seed 000, App. C); see the module docstring."""
+    r"""Certified upper bound for the shuffled BMG (Takagi-Liew 2026, App. C); see the module docstring."""
 
     kind = Kind.UPPER
     certificate = CERTIFICATE
@@ -503,7 +503,7 @@ class BMGBlanketAccountant(Accountant):
     def epsilon_guess(self, delta: float) -> float:
         r"""A starting point for the inversion: the template :math:`f_{n,\varepsilon}(\chi_{lo})` with
         :math:`\chi_{lo}^{-2} = \mathrm{Var}[\ell_0]/\gamma` read off the law at :math:`\varepsilon = 0`
-        (lognormal variance :math:`b^2e^{2m+s^2}(e^{s^2}-1)`; seed 000, Def. 2.5)."""
+        (lognormal variance :math:`b^2e^{2m+s^2}(e^{s^2}-1)`; Takagi-Liew 2026, Def. 2.5)."""
         from shufflekit.numeric import shuffle_template
 
         try:
@@ -528,7 +528,7 @@ class BMGBlanketAccountant(Accountant):
 @register("bmg-blanket", kind=Kind.UPPER, supports=is_bmg, adjacencies=("zero-out",),
           options=("resolution", "level_resolution", "budget"),
           default_for=lambda m, n: getattr(m, "name", None) == "bmg",
-          summary="certified blanket bound of seed 000 App. C for BMG, both pair orders")
+          summary="certified blanket bound of Takagi-Liew 2026 App. C for BMG, both pair orders")
 def bmg_blanket_accountant(mech, n, *, adjacency="zero-out", **options):
     return BMGBlanketAccountant(mech, n, adjacency=adjacency, **options)
 

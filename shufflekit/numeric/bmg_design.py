@@ -1,8 +1,8 @@
-r"""Design of the blanket-mixed Gaussian mechanism (seed 000, Sec. 4.2) and correspondence data.
+r"""Design of the blanket-mixed Gaussian mechanism (Takagi-Liew 2026, Sec. 4.2) and correspondence data.
 
 * :func:`chi_lo` -- lower shuffle index of :math:`\mathsf{BMG}(\gamma,\sigma_0)` from its definition
   :math:`\chi_{lo}^{-2} = \sup_r \gamma^{-1}\mathrm{Var}_{Y\sim R_{BG}}[\ell_0(Y; x, \perp, R_{BG})]`
-  (seed 000, Def. 2.5) with the law of :math:`\ell_0 = a + b e^{sZ+m}` read off the mechanism
+  (Takagi-Liew 2026, Def. 2.5) with the law of :math:`\ell_0 = a + b e^{sZ+m}` read off the mechanism
   (lognormal variance :math:`b^2 e^{2m+s^2}(e^{s^2}-1)`), worst radius as in
   :func:`~shufflekit.numeric.bmg_blanket.worst_radius`.
 * :func:`err1` -- worst-case single-user MSE of :math:`\hat x = Y/(1-\gamma)` by the law of total
@@ -20,7 +20,7 @@ r"""Design of the blanket-mixed Gaussian mechanism (seed 000, Sec. 4.2) and corr
   :math:`\varepsilon_n = c\sqrt{\log n / n}/\chi` (the :math:`\sigma`-high privacy regime, Def. 3.1).
 
 RMSE is per coordinate, :math:`\sqrt{\mathsf{Err}_n/d}` with :math:`\mathsf{Err}_n = \mathsf{Err}_1/n` for the
-average of the :math:`n` unbiased single-user estimates (seed 000, Sec. 5).
+average of the :math:`n` unbiased single-user estimates (Takagi-Liew 2026, Sec. 5).
 """
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def ell0_variance(gamma: float, sigma0: float, r: float = 1.0) -> float:
 
 
 def chi_lo(gamma: Any, sigma0: Any, worst_r: float = 1.0) -> float:
-    r""":math:`\chi_{lo}(\mathsf{BMG})` from its definition (seed 000, Def. 2.5); the supremum over
+    r""":math:`\chi_{lo}(\mathsf{BMG})` from its definition (Takagi-Liew 2026, Def. 2.5); the supremum over
     :math:`\|x\| \le 1` is at ``worst_r`` (= 1 by the convex-order argument)."""
     g = _check_gamma(gamma)
     s0 = gaussian.check_sigma(sigma0, "sigma0")
@@ -147,7 +147,7 @@ class ChiDesign:
 
 def optimal_gamma_for_chi(chi: float, d: int = 1,
                           chi_fn: Callable[[float, float], float] = chi_lo) -> ChiDesign:
-    r"""Minimise :math:`\mathsf{Err}_1` over :math:`\gamma` subject to :math:`\chi_{lo} = \chi` (seed 000, Sec. 4.2).
+    r"""Minimise :math:`\mathsf{Err}_1` over :math:`\gamma` subject to :math:`\chi_{lo} = \chi` (Takagi-Liew 2026, Sec. 4.2).
 
     Searches :math:`\log(1-\gamma)` on a bounded interval; returns the optimum next to the choice
     :math:`1-\gamma = \chi^{-2/3}` of the proof of Thm 4.1."""
@@ -397,7 +397,7 @@ def sigma0_for_rmse(gamma: float, target_rmse: float, n: int, d: int = 1) -> flo
 def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *, resolution: float = 100.0,
                         search_resolution: float = 30.0, gamma_tol: float = 1e-3) -> Design:
     r"""Among :math:`(\gamma,\sigma_0)` with the given RMSE, the one with the least certified
-    :math:`\varepsilon` at ``delta`` (the calibration of seed 000, Figs. 2-3), next to the
+    :math:`\varepsilon` at ``delta`` (the calibration of Takagi-Liew 2026, Figs. 2-3), next to the
     central Gaussian of the same RMSE."""
     n, delta = check_n(n), check_delta(delta)
     target_rmse = gaussian.check_sigma(target_rmse, "rmse")
@@ -430,7 +430,7 @@ def design_for_accuracy(n: int, target_rmse: float, delta: float, d: int = 1, *,
 # ----------------------------------------------------------------------------- correspondence
 def correspondence(n_values: Sequence[int], gamma: float, sigma0: float, c: float = 1.0, *,
                    resolution: float = 100.0, gm_dps: int = 30) -> list[dict]:
-    r"""Ratios to the template along :math:`\varepsilon_n = c\sqrt{\log n/n}/\chi_{lo}` (seed 000, Thm 3.2).
+    r"""Ratios to the template along :math:`\varepsilon_n = c\sqrt{\log n/n}/\chi_{lo}` (Takagi-Liew 2026, Thm 3.2).
 
     For each :math:`n`: the certified :math:`\delta_{BMG}(\varepsilon_n)` over
     :math:`f_{n,\varepsilon_n}(\chi_{lo})` and the exact :math:`\delta_{GM(\chi_{lo})}(\varepsilon_n)` over

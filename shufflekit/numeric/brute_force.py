@@ -29,7 +29,7 @@ interval :math:`[\mathrm{lo}, \mathrm{hi}]` that contains the exact worst-case d
 
 The same enumeration serves matrices given as floats (:func:`worst_shuffled_delta`,
 :func:`rows_delta`: the floats are taken as the exact entries), and two more references live
-here: :func:`sequence_laws` (exact rational laws of the fixed-composition histograms of seed 001,
+here: :func:`sequence_laws` (exact rational laws of the fixed-composition histograms of Shvets 2026,
 Sec. 4, by enumerating every output sequence) and :func:`multinomial_positive_part` (the blanket
 expectation :math:`\tfrac1n\mathbb{E}[(\sum_j N_j g_j)_+]` by enumerating every count vector).
 """
@@ -254,7 +254,7 @@ def worst_shuffled_delta(P: Sequence[Sequence[float]], n: int, epsilon: float) -
 @lru_cache(maxsize=None)
 def sequence_laws(W0: tuple, W1: tuple, n: int, k: int):
     r"""Exact laws of the shuffled histogram by enumerating all :math:`|\mathcal Y|^n` output
-    sequences (seed 001, Sec. 4).
+    sequences (Shvets 2026, Sec. 4).
 
     User 0 is the changed user, users 1..k hold 1, the rest 0.  Returns
     :math:`P = T_{n,k}`, :math:`Q = T_{n,k+1}` and :math:`E_P[r(Y_*) 1\{N = h\}]` with

@@ -1,7 +1,7 @@
 r"""Central Gaussian mechanism and Gaussian differential privacy (GDP), at any precision.
 
 Two Gaussians :math:`N(\Delta, s^2)` and :math:`N(0, s^2)` have the hockey-stick profile
-(Balle and Wang 2018, Thm 8; seed 000, App. A.1, eq. (analytic-gauss-delta))
+(Balle and Wang 2018, Thm 8; Takagi-Liew 2026, App. A.1, eq. (analytic-gauss-delta))
 
 .. math::
     \delta(\varepsilon; \mu) = \Phi\Big(-\frac{\varepsilon}{\mu} + \frac{\mu}{2}\Big)
@@ -9,7 +9,7 @@ Two Gaussians :math:`N(\Delta, s^2)` and :math:`N(0, s^2)` have the hockey-stick
     \qquad \mu = \Delta / s,
 
 which is also the :math:`(\varepsilon,\delta)` curve of :math:`\mu`-GDP (Dong, Roth, Su 2022,
-Cor. 2.13).  The central Gaussian mean estimator :math:`\mathsf{GM}(\sigma)` of seed 000
+Cor. 2.13).  The central Gaussian mean estimator :math:`\mathsf{GM}(\sigma)` of Takagi-Liew 2026
 (eq. (gm-def)) has zero-out sensitivity :math:`\Delta = 1/n` and noise
 :math:`s = \sigma/\sqrt n`, hence :math:`\mu = 1/(\sigma\sqrt n)`.
 
@@ -180,7 +180,7 @@ def gdp_mu(epsilon: Any, delta: Any) -> float:
 
 # ----------------------------------------------------------------------------- central GM
 def central_gaussian_delta(epsilon: Any, sigma: Any, n: Any, dps: int | None = None) -> Any:
-    r""":math:`\delta_{\mathsf{GM}(\sigma)}(\varepsilon)` with :math:`\mu = 1/(\sigma\sqrt n)` (seed 000, eq. (delta-ab))."""
+    r""":math:`\delta_{\mathsf{GM}(\sigma)}(\varepsilon)` with :math:`\mu = 1/(\sigma\sqrt n)` (Takagi-Liew 2026, eq. (delta-ab))."""
     if dps is None:
         return gdp_delta(epsilon, mu_of(sigma, n))
     mu_of(sigma, n)                                   # validation
@@ -201,7 +201,7 @@ def epsilon_for_sigma(sigma: Any, delta: Any, n: Any) -> float:
 
 
 def rmse(sigma: Any, n: Any) -> float:
-    r"""Per-coordinate RMSE :math:`\sqrt{E\|\mathsf{GM}-\bar x\|^2/d} = \sigma/\sqrt n` (seed 000, eq. (gm-mse)):
+    r"""Per-coordinate RMSE :math:`\sqrt{E\|\mathsf{GM}-\bar x\|^2/d} = \sigma/\sqrt n` (Takagi-Liew 2026, eq. (gm-mse)):
     the noise :math:`(\sigma/\sqrt n) Z` has per-coordinate variance :math:`\sigma^2/n`."""
     return check_sigma(sigma) / math.sqrt(check_n(n))
 
@@ -232,7 +232,7 @@ from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 @dataclass(frozen=True)
 class CentralGaussian:
-    r"""The central Gaussian mean estimator :math:`\mathsf{GM}(\sigma)` of seed 000 (eq. (gm-def)):
+    r"""The central Gaussian mean estimator :math:`\mathsf{GM}(\sigma)` of Takagi-Liew 2026 (eq. (gm-def)):
     zero-out sensitivity :math:`1/n`, noise :math:`\sigma/\sqrt n`."""
 
     sigma: float
@@ -274,7 +274,7 @@ def central_gaussian_supported(mech) -> bool | str:
 
 class CentralGaussianAccountant(Accountant):
     r"""Exact profile of :math:`\mathsf{GM}(\sigma)` for ``n`` users (Balle and Wang 2018, Thm 8;
-    seed 000, App. A.1): :math:`\delta(\varepsilon) = \Phi(-\varepsilon/\mu+\mu/2) -
+    Takagi-Liew 2026, App. A.1): :math:`\delta(\varepsilon) = \Phi(-\varepsilon/\mu+\mu/2) -
     e^\varepsilon\Phi(-\varepsilon/\mu-\mu/2)`, :math:`\mu = 1/(\sigma\sqrt n)`, evaluated as an Arb
     ball (``exact``).  ``gdp`` reports the same curve read as :math:`\mu`-GDP (Dong, Roth, Su
     2022, Cor. 2.13), which :math:`\mathsf{GM}(\sigma)` is exactly."""

@@ -1,6 +1,6 @@
 r"""Exact finite-n accounting of shuffled histograms of a binary-input channel.
 
-Setting (seed 001, Sec. 2 and 8).  A channel :math:`W_0, W_1` on a finite alphabet
+Setting (Shvets 2026, Sec. 2 and 8).  A channel :math:`W_0, W_1` on a finite alphabet
 of size :math:`d`; :math:`n` users, of whom the :math:`n-1` "others" hold :math:`k`
 ones and :math:`n-1-k` zeros, and one changed user holds 0 (law :math:`P`) or 1
 (law :math:`Q`).  The shuffler reveals only the histogram :math:`N`, so
@@ -9,7 +9,7 @@ ones and :math:`n-1-k` zeros, and one changed user holds 0 (law :math:`P`) or 1
     P = T_{n,k},\qquad Q = T_{n,k+1},\qquad
     P(N) = \sum_y W_0(y)\,S(N-e_y),\quad Q(N) = \sum_y W_1(y)\,S(N-e_y)
 
-(seed 001, Lemma 4.2) with :math:`S = T_{n-1,k}` the histogram law of the others.  The
+(Shvets 2026, Lemma 4.2) with :math:`S = T_{n-1,k}` the histogram law of the others.  The
 exact likelihood ratio is :math:`L_{n,k} = Q/P = 1 + \mathbb{E}[r(Y_\star)\mid N]`
 (Lemma 4.2; :math:`L:=0` off :math:`\operatorname{supp}P`), and the directed
 hockey-stick curves are the finite positive-part sums of Prop. 8.1,
@@ -27,7 +27,7 @@ Numerics (said once, used everywhere below).
   terms non-negative, so each entry keeps a relative error of order
   :math:`(k+2)\times 10^{-16}`; no cancellation.  Only the valid histograms are stored
   (:math:`C(n+d-1, d-1)` of them), never the dense cube.  With 2 or 3 symbols the dense
-  cube is small and the dynamic program of seed 001, Sec. 8.3 (:func:`others_law`,
+  cube is small and the dynamic program of Shvets 2026, Sec. 8.3 (:func:`others_law`,
   :func:`add_user`, :func:`add_users`; non-negative updates, same error order) is faster.  Entries below the float64 range (about 1e-308) are flushed to
   zero; the lost mass is reported as :attr:`HistogramPair.lost_mass` (it is below 1e-290
   in every benchmarked case).
@@ -65,7 +65,7 @@ def check_channel(w0: Sequence[float], w1: Sequence[float]) -> tuple[np.ndarray,
     r"""Validate a binary-input channel; return float arrays ``(W0, W1)``.
 
     Both rows must have the same length ``d >= 2``, finite entries in [0, 1] and sum
-    to 1 (within 1e-9, then renormalised); ``W0`` must have full support (seed 001,
+    to 1 (within 1e-9, then renormalised); ``W0`` must have full support (Shvets 2026,
     Sec. 2.3: :math:`\delta_\star = \min_y W_0(y) > 0`, so that :math:`Q \ll P`).
     """
     out = []
@@ -145,7 +145,7 @@ def multinomial_cube(total: int, w: np.ndarray, size: int | None = None) -> np.n
 
 
 def add_user(h: np.ndarray, w: np.ndarray) -> np.ndarray:
-    r"""One DP step :math:`H'(a) = \sum_y w(y)\,H(a - e_y)` on a dense cube (seed 001, Sec. 8.3).
+    r"""One DP step :math:`H'(a) = \sum_y w(y)\,H(a - e_y)` on a dense cube (Shvets 2026, Sec. 8.3).
 
     The implicit last symbol keeps the cube index; symbol ``y < d-1`` shifts axis ``y``.
     Cells of the cube beyond its edge must be zero (the caller sizes the cube to the
@@ -219,7 +219,7 @@ def add_users(h: np.ndarray, w: np.ndarray, steps: int, start: int) -> np.ndarra
 
 # ---------------------------------------------------------------- the pair
 def _jsd_integrand(L: np.ndarray) -> np.ndarray:
-    r""":math:`D(\ell) = \tfrac12\ell\log\ell - \tfrac12(1+\ell)\log\tfrac{1+\ell}{2}` (seed 001, Lemma 6.1),
+    r""":math:`D(\ell) = \tfrac12\ell\log\ell - \tfrac12(1+\ell)\log\tfrac{1+\ell}{2}` (Shvets 2026, Lemma 6.1),
     cancellation-free near :math:`\ell = 1` via :math:`t = (\ell-1)/(\ell+1)`."""
     L = np.asarray(L, dtype=float)
     out = np.empty_like(L)
@@ -245,7 +245,7 @@ def _chunks(size: int):
 
 
 def hockey_stick(a: np.ndarray, b: np.ndarray, epsilon: float) -> float:
-    r""":math:`\sum_N (a(N) - e^{\varepsilon} b(N))_+` (seed 001, Prop. 8.1), singular mass included."""
+    r""":math:`\sum_N (a(N) - e^{\varepsilon} b(N))_+` (Shvets 2026, Prop. 8.1), singular mass included."""
     e = math.exp(epsilon)
     total = math.fsum(float(np.sum(np.maximum(a[c] - e * b[c], 0.0))) for c in _chunks(a.size))
     return float(min(1.0, total))
@@ -406,7 +406,7 @@ class HistogramPair:
         return max(self.epsilon_qp(delta), self.epsilon_pq(delta))
 
     def jsd(self) -> float:
-        r""":math:`\mathrm{JSD}(P\|Q) = \mathbb{E}_P[D(L)] + \tfrac12\log 2\cdot Q(P=0)` (seed 001, Lemma 6.1)."""
+        r""":math:`\mathrm{JSD}(P\|Q) = \mathbb{E}_P[D(L)] + \tfrac12\log 2\cdot Q(P=0)` (Shvets 2026, Lemma 6.1)."""
         parts, singular = [], []
         for c in _chunks(self.p.size):       # streamed: bounded temporaries
             p, q = self.p[c], self.q[c]
@@ -473,7 +473,7 @@ def _resolved(w0: np.ndarray, w1: np.ndarray, n: int, k: int, p: np.ndarray, q: 
 def shuffled_pair(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0) -> HistogramPair:
     r"""Exact laws :math:`T_{n,k}` and :math:`T_{n,k+1}` of a channel on a finite alphabet.
 
-    With ``d <= 3`` symbols by the dynamic program of seed 001, Sec. 8.3 on the dense
+    With ``d <= 3`` symbols by the dynamic program of Shvets 2026, Sec. 8.3 on the dense
     :math:`(n+1)^{d-1}` cube (:math:`\min(k, n-1-k)` steps; the cube is small); with
     ``d >= 4`` by :func:`label_count_laws` (no dense cube).  Cost of the latter: :math:`O(C(n+d-1, d-1)\cdot\min(k+2, n-k+1))` multiply-adds in matrix products
     and :math:`O(C(n+d-1,d-1))` memory (the valid histograms only); e.g. d = 4, n = 300 is
@@ -526,7 +526,7 @@ def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np
         \Pr\big[\textstyle\sum_y \mathrm{Bin}(N_y, \pi_y) = k\big]}{\binom{n}{k}2^{-n}},
         \qquad \bar W = (W_0+W_1)/2
 
-    (the same as the convolution of seed 001, Sec. 8.3, without the dynamic program).
+    (the same as the convolution of Shvets 2026, Sec. 8.3, without the dynamic program).
     The multinomial and the binomial weight are in log space; the label-count law is a
     convolution of binomial pmfs (all terms non-negative, relative error about
     :math:`(k+2)\cdot 10^{-16}`), split into a prefix (symbols :math:`0..d-3`) and a
@@ -700,7 +700,7 @@ def _toeplitz(pmf: np.ndarray) -> np.ndarray:
 
 
 def canonical_pair(w0: Sequence[float], w1: Sequence[float], n: int) -> HistogramPair:
-    r"""Canonical pair :math:`(T_{n,0}, T_{n,1})` in closed form (seed 001, Lemma 4.1):
+    r"""Canonical pair :math:`(T_{n,0}, T_{n,1})` in closed form (Shvets 2026, Lemma 4.1):
     :math:`P = \mathrm{Mult}(n, W_0)` (log space) and
     :math:`L_{n,0}(N) = \frac1n\sum_y N_y W_1(y)/W_0(y)`, :math:`Q = P\,L_{n,0}`."""
     w0a, w1a = check_channel(w0, w1)
@@ -715,7 +715,7 @@ def canonical_pair(w0: Sequence[float], w1: Sequence[float], n: int) -> Histogra
 
 
 def binary_pair(p0: float, p1: float, n: int, k: int = 0) -> HistogramPair:
-    r"""Binary output (seed 001, Sec. 8.1): :math:`W_b = (1-p_b, p_b)`; atoms :math:`K = N_1 = 0..n`.
+    r"""Binary output (Shvets 2026, Sec. 8.1): :math:`W_b = (1-p_b, p_b)`; atoms :math:`K = N_1 = 0..n`.
 
     For :math:`k = 0` the canonical closed form
     :math:`L_{n,0}(K) = \frac{n-K}{n}\frac{1-p_1}{1-p_0} + \frac Kn\frac{p_1}{p_0}` with
@@ -744,7 +744,7 @@ def binary_pair(p0: float, p1: float, n: int, k: int = 0) -> HistogramPair:
 
 # ---------------------------------------------------------- multi-message
 def multi_message_likelihood_ratio(hist: np.ndarray, w: np.ndarray, n: int, m: int) -> np.ndarray:
-    r"""Exact unbundled canonical likelihood ratio (seed 001, Sec. 9.1),
+    r"""Exact unbundled canonical likelihood ratio (Shvets 2026, Sec. 9.1),
 
     .. math:: L^{(m)}_{n,0}(N) = \binom{nm}{m}^{-1}\sum_{\sum m_y = m}\prod_y \binom{N_y}{m_y} w(y)^{m_y}
               = \binom{nm}{m}^{-1} [x^m] \prod_y (1 + w(y)\,x)^{N_y},
@@ -770,7 +770,7 @@ def multi_message_likelihood_ratio(hist: np.ndarray, w: np.ndarray, n: int, m: i
 
 def multi_message_pair(w0: Sequence[float], w1: Sequence[float], n: int, m: int) -> HistogramPair:
     r"""Unbundled m-message canonical pair on message histograms of total :math:`nm`:
-    :math:`P = \mathrm{Mult}(nm, W_0)`, :math:`Q = P\,L^{(m)}_{n,0}` (seed 001, Sec. 9.1)."""
+    :math:`P = \mathrm{Mult}(nm, W_0)`, :math:`Q = P\,L^{(m)}_{n,0}` (Shvets 2026, Sec. 9.1)."""
     w0a, w1a = check_channel(w0, w1)
     n = check_n(n)
     m = check_m(m)
@@ -786,7 +786,7 @@ def multi_message_pair(w0: Sequence[float], w1: Sequence[float], n: int, m: int)
 
 # ------------------------------------------------------------------ report
 def channel_constants(w0: np.ndarray, w1: np.ndarray, pi: float) -> dict:
-    r"""Floating-point :math:`I_\pi`, :math:`I^{\rm mix}_\pi`, :math:`\chi^2(W_1\|W_0)` (seed 001, Sec. 3).
+    r"""Floating-point :math:`I_\pi`, :math:`I^{\rm mix}_\pi`, :math:`\chi^2(W_1\|W_0)` (Shvets 2026, Sec. 3).
 
     :math:`I_\pi = v^\top\Sigma_\pi^+ v` by a bordered solve
     :math:`\begin{pmatrix}\Sigma_\pi & \mathbf 1\\ \mathbf 1^\top & 0\end{pmatrix}\binom{x}{\lambda} = \binom{v}{0}`
@@ -817,7 +817,7 @@ REPORT_FIELDS: tuple[tuple[str, str], ...] = (
     ("n", "number of users"),
     ("ones_among_others", "how many of the other n - 1 users hold input 1 (k)"),
     ("pi", "k / n"),
-    ("i_pi", "fixed-composition Fisher constant I_pi (seed 001, Sec. 3)"),
+    ("i_pi", "fixed-composition Fisher constant I_pi (Shvets 2026, Sec. 3)"),
     ("i_mix", "i.i.d.-mixture Fisher constant I_pi^mix"),
     ("chi2", "chi^2(W1 || W0)"),
     ("mu_fixed_composition", "GDP parameter sqrt(i_pi / n)"),
@@ -844,7 +844,7 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
     r"""Everything the ``shufflekit histogram`` command prints, as a dict (keys: :data:`REPORT_FIELDS`).
 
     Constants at :math:`\pi = k/n`; both directed deltas at each epsilon; GDP values
-    :math:`\delta_{\rm GDP}(\varepsilon;\mu)` (seed 001, eq. (9);
+    :math:`\delta_{\rm GDP}(\varepsilon;\mu)` (Shvets 2026, eq. (9);
     :func:`shufflekit.numeric.gaussian.gdp_delta`) with :math:`\mu = \sqrt{I_\pi/n}` (fixed
     composition) and :math:`\sqrt{I^{\rm mix}_\pi/n}` (mixture); the directed and two-sided
     epsilons for each delta (``inf`` where the singular mass exceeds delta).

@@ -1,7 +1,7 @@
 r"""The affine-lognormal law and its certified lattice discretisation.
 
 :math:`L = a + b\,e^{sZ + m}`, :math:`Z \sim N(0,1)`, :math:`s > 0`, :math:`b \ne 0` of either sign
-(``b < 0`` is the law of the reversed pair of seed 000, App. C: :math:`1 - e^\varepsilon R_x/R_{BG}`).
+(``b < 0`` is the law of the reversed pair of Takagi-Liew 2026, App. C: :math:`1 - e^\varepsilon R_x/R_{BG}`).
 
 With :math:`z(x) = (\log((x-a)/b) - m)/s` and :math:`E[e^{sZ}1\{Z\le z\}] = e^{s^2/2}\Phi(z-s)`:
 

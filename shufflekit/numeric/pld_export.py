@@ -96,7 +96,7 @@ def gaussian_crosscheck(sigma: float, rounds: int, deltas: Sequence[float], *,
 def randomized_response_crosscheck(eps0: float, k: int, rounds: int, deltas: Sequence[float], *,
                                    grid: float = DEFAULT_GRID) -> list[dict]:
     r"""T rounds of local k-ary randomized response (n = 1: the shuffler sees one report, and
-    the blanket bound of seed 002 is then the exact curve of the randomizer), shufflekit's
+    the blanket bound of Su-Cheng-Wang 2026 is then the exact curve of the randomizer), shufflekit's
     certified composition against ``dp_accounting``'s ``from_randomized_response``
     (noise parameter :math:`k/(e^{\varepsilon_0} + k - 1)`: with that probability the report is
     uniform)."""

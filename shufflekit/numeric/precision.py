@@ -8,7 +8,7 @@ r"""Arbitrary-precision evaluation of derived results (mpmath).
 * :func:`log_ndtr` / :func:`log_ndtr_complement`: :math:`\log\Phi(x)` and
   :math:`\log\bar\Phi(x)` in log space (mpmath's ``erfc`` has no underflow).
 * :func:`gaussian_profile` / :func:`log_gaussian_profile`: the central Gaussian
-  profile (seed 000, eq. (delta-ab)) computed in log space as
+  profile (Takagi-Liew 2026, eq. (delta-ab)) computed in log space as
   :math:`\log\bar\Phi(a-b) + \log(1 - e^{\varepsilon + \log\bar\Phi(a+b) - \log\bar\Phi(a-b)})`,
   right to the requested digits even when :math:`\delta \approx 10^{-300}`.
 """
@@ -143,7 +143,7 @@ def gaussian_profile(epsilon: Any, sigma: Any, n: Any, dps: int = 30) -> mp.mpf:
 
 
 def template(n: Any, epsilon: Any, chi: Any, dps: int = 30) -> mp.mpf:
-    r""":math:`f_{n,\varepsilon}(\chi)` of seed 000, Lemma 2.6, evaluated by mpmath."""
+    r""":math:`f_{n,\varepsilon}(\chi)` of Takagi-Liew 2026, Lemma 2.6, evaluated by mpmath."""
     with mp.workdps(dps + GUARD_DIGITS):
         n, e, c = mp.mpf(n), mp.mpf(epsilon), mp.mpf(chi)
         return mp.exp(-c ** 2 * e ** 2 * n / 2) / (mp.sqrt(2 * mp.pi) * c ** 3 * e ** 2 * n ** mp.mpf(1.5))

@@ -1,13 +1,13 @@
 r"""The asymptotic template :math:`f_{n,\varepsilon}(\chi)` and the asymptotic accountants built on it.
 
 :math:`f_{n,\varepsilon}(\chi) = e^{-\chi^2\varepsilon^2 n/2}/(\sqrt{2\pi}\,\chi^3\varepsilon^2 n^{3/2})`
-(seed 000, Lemma 2.1) describes :math:`\delta(\varepsilon)` of a shuffled mechanism with shuffle
+(Takagi-Liew 2026, Lemma 2.1) describes :math:`\delta(\varepsilon)` of a shuffled mechanism with shuffle
 index :math:`\chi` in the high-privacy regime, up to a :math:`(1 + o(1))` factor.  Nothing here is
 a certificate:
 
-* ``bmg-asymptotic``: :math:`f_{n,\varepsilon}(\chi_{lo})` for BMG (seed 000, Thm 3.2 and Sec. 4.2);
+* ``bmg-asymptotic``: :math:`f_{n,\varepsilon}(\chi_{lo})` for BMG (Takagi-Liew 2026, Thm 3.2 and Sec. 4.2);
 * ``gaussian-local-asymptotic``: :math:`f_{n,\varepsilon}(\chi_{chua})` for the Gaussian local
-  randomizer (seed 000, Sec. 4.3), which has no blanket; it rests on Conjecture 3.2 of Chua et al.
+  randomizer (Takagi-Liew 2026, Sec. 4.3), which has no blanket; it rests on Conjecture 3.2 of Chua et al.
   (2024), which is open.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 def template_log(n: Any, epsilon: Any, chi: Any, dps: int = 50) -> mp.mpf:
-    r""":math:`\log f_{n,\varepsilon}(\chi)` (seed 000, Lemma 2.1), in mpmath at ``dps`` digits."""
+    r""":math:`\log f_{n,\varepsilon}(\chi)` (Takagi-Liew 2026, Lemma 2.1), in mpmath at ``dps`` digits."""
     with mp.workdps(dps):
         n_, e_, c_ = mp.mpf(n), mp.mpf(epsilon), mp.mpf(chi)
         if e_ <= 0:
@@ -39,7 +39,7 @@ def template_log(n: Any, epsilon: Any, chi: Any, dps: int = 50) -> mp.mpf:
 
 
 def template(n: Any, epsilon: Any, chi: Any, dps: int = 50) -> mp.mpf:
-    r""":math:`f_{n,\varepsilon}(\chi)` (seed 000, Lemma 2.1)."""
+    r""":math:`f_{n,\varepsilon}(\chi)` (Takagi-Liew 2026, Lemma 2.1)."""
     with mp.workdps(dps):
         return mp.exp(template_log(n, epsilon, chi, dps))
 
@@ -60,7 +60,7 @@ def template_epsilon(n: int, delta: float, chi: float) -> float:
 
 def chi_chua(sigma0: Any, dps: int = 40) -> mp.mpf:
     r""":math:`\chi_{chua} = 1/\sqrt{\mathrm{Var}_{Y\sim R_{-e}}[\ell_0(Y; e, 0, R_{-e})]}` for the
-    Gaussian local randomizer (seed 000, Prop. 4.3), by quadrature of its definition."""
+    Gaussian local randomizer (Takagi-Liew 2026, Prop. 4.3), by quadrature of its definition."""
     with mp.workdps(dps):
         try:
             s = mp.mpf(sigma0)
@@ -101,13 +101,13 @@ def _is(name: str):
 
 
 @register("bmg-asymptotic", kind=Kind.ASYMPTOTIC, supports=_is("bmg"), adjacencies=("zero-out",),
-          summary="template f_(n,eps)(chi_lo) for BMG (seed 000 Thm 3.2); asymptotic, not certified")
+          summary="template f_(n,eps)(chi_lo) for BMG (Takagi-Liew 2026 Thm 3.2); asymptotic, not certified")
 def bmg_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
     from shufflekit.numeric import bmg_design
 
     chi = bmg_design.chi_lo(mech.gamma, mech.sigma0)
     return TemplateAccountant(mech, n, chi, method="bmg-asymptotic", adjacency=adjacency,
-                              certificate="none: seed 000 Thm 3.2 template, (1 + o(1)) dropped")
+                              certificate="none: Takagi-Liew 2026 Thm 3.2 template, (1 + o(1)) dropped")
 
 
 @register("gaussian-local-asymptotic", kind=Kind.ASYMPTOTIC, supports=_is("gaussian-local"),
@@ -117,14 +117,14 @@ def bmg_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
 def gaussian_local_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
     chi = float(chi_chua(mech.sigma0))
     return TemplateAccountant(mech, n, chi, method="gaussian-local-asymptotic", adjacency=adjacency,
-                              certificate="none: seed 000 Sec. 4.3 template; conjectural (Chua et al. "
+                              certificate="none: Takagi-Liew 2026 Sec. 4.3 template; conjectural (Chua et al. "
                                           "2024, Conj. 3.2)")
 
 
 def gaussian_local_asymptotic_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,
                                       deltas: Sequence[float] | None = None) -> "PrivacyProfile":
     r"""Asymptotic profile :math:`f_{n,\varepsilon}(\chi_{chua})` of the shuffled Gaussian local
-    randomizer (seed 000, Sec. 4.3), method ``gaussian-local-asymptotic``.  **Not a
+    randomizer (Takagi-Liew 2026, Sec. 4.3), method ``gaussian-local-asymptotic``.  **Not a
     certificate**: it rests on the open Conjecture 3.2 of Chua et al. (2024); the kind is
     ``asymptotic`` and the mechanism record carries :math:`\chi_{chua}` and a warning."""
     n = check_n(n)

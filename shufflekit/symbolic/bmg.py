@@ -1,4 +1,4 @@
-r"""The blanket-mixed Gaussian mechanism BMG(:math:`\gamma, \sigma_0`) (seed 000, Sec. 4, App. A.6).
+r"""The blanket-mixed Gaussian mechanism BMG(:math:`\gamma, \sigma_0`) (Takagi-Liew 2026, Sec. 4, App. A.6).
 
 From the densities of :mod:`shufflekit.mechanisms.gaussian`:
 
@@ -18,7 +18,6 @@ from functools import lru_cache
 import sympy as sp
 
 from shufflekit.mechanisms import make
-from shufflekit.mechanisms.gaussian import y
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.symbolic.gaussian_moments import exp_affine_terms, ratio_variance, tilted_moment
 from shufflekit.symbolic.series import Series, series_eval
@@ -32,7 +31,7 @@ wv = sp.Symbol("w", positive=True)       # A = h * w
 c = sp.Symbol("c", positive=True)
 beta_ = sp.Symbol("beta", positive=True)
 
-SOURCE = "seed 000, Sec. 4.2 and App. A.6"
+SOURCE = "Takagi-Liew 2026, Sec. 4.2 and App. A.6"
 
 
 @lru_cache(maxsize=None)
@@ -93,7 +92,7 @@ def err_in_gamma_chi() -> Derivation:
     return Derivation(
         id="bmg.err-gamma-chi", title="Err_1 of BMG at chi_lo = chi, as a function of (gamma, chi)",
         result=err, variables=(d, gamma, chi), assumptions=("chi_lo = chi",),
-        source="seed 000, Sec. 4.2 (display after the chi_lo formula)",
+        source="Takagi-Liew 2026, Sec. 4.2 (display after the chi_lo formula)",
         steps=(("sigma0^2 solving chi_lo = chi", s2_sol),),
         lhs=r"\mathsf{Err}_1", extras={"sigma2": s2_sol})
 
@@ -124,7 +123,7 @@ def err_expansion(terms: int = 4) -> Derivation:
     return Derivation(
         id="bmg.err-expansion", title="Err_1 of BMG with A = chi^(-2/3) (Thm 4.1)",
         result=absolute, variables=(d, chi), assumptions=("A = 1 - gamma = chi^(-2/3)", "chi_lo = chi -> oo"),
-        source="seed 000, Thm 4.1 and App. A.6",
+        source="Takagi-Liew 2026, Thm 4.1 and App. A.6",
         steps=(("Err_1/(d chi^2) with h = chi^(-2/3)", rel_series),
                ("u = (1-A)/(A^2 chi^2) at A = chi^(-2/3)", sp.expand(u_expr))),
         lhs=r"\mathsf{Err}_1", extras={"relative": rel_chi, "relative_h": rel_series})
@@ -187,7 +186,7 @@ def optimal_expansion(terms: int = 4) -> Derivation:
     return Derivation(
         id="bmg.optimal-expansion", title="Err_1/(d chi^2) of BMG at the optimal A(chi)",
         result=rel_chi, variables=(d, chi), assumptions=("A minimises Err_1 at chi_lo = chi", "chi -> oo"),
-        source="seed 000, Sec. 4.2 (numerical optimisation of gamma), Thm 4.1",
+        source="Takagi-Liew 2026, Sec. 4.2 (numerical optimisation of gamma), Thm 4.1",
         steps=(("optimal A(chi) = 1 - gamma", A_series),
                ("F(h, w) = Err_1/(d chi^2), A = h w, h = chi^(-2/3)", F_ser)),
         lhs=r"\frac{\mathsf{Err}_1^{\mathrm{opt}}}{d\chi^2}",
@@ -214,7 +213,7 @@ def first_order_constant() -> Derivation:
     return Derivation(
         id="bmg.first-order-constant", title="best first-order constant over A = c chi^(-2/3)",
         result=best, variables=(), assumptions=("A = c chi^(-beta)",),
-        source="seed 000, Thm 4.1 and Conclusion (rate chi^(-2/3))",
+        source="Takagi-Liew 2026, Thm 4.1 and Conclusion (rate chi^(-2/3))",
         steps=(("first-order coefficient of Err_1/(d chi^2) as a function of c", first_c),
                ("exponent balance beta = 2 - 2 beta", balance),
                ("minimiser c", crit[0]), ("second derivative at the minimiser", second_deriv)),

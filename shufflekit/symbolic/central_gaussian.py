@@ -1,13 +1,13 @@
 r"""The central Gaussian mechanism :math:`\mathsf{GM}(\sigma)` and the template :math:`f_{n,\varepsilon}`.
 
-* Privacy profile (seed 000, eq. (analytic-gauss-delta), App. A.1): for outputs
+* Privacy profile (Takagi-Liew 2026, eq. (analytic-gauss-delta), App. A.1): for outputs
   :math:`P = N(\Delta, s^2)` and :math:`Q = N(0, s^2)` the hockey-stick divergence
   :math:`\int [p - e^\varepsilon q]_+` is the integral over the half-line where the
   (affine) log likelihood ratio exceeds :math:`\varepsilon`; with
   :math:`s = \sigma/\sqrt n`, :math:`\Delta = 1/n`:
   :math:`\delta = \bar\Phi(a-b) - e^\varepsilon\bar\Phi(a+b)`,
   :math:`a = \varepsilon\sigma\sqrt n`, :math:`b = 1/(2\sigma\sqrt n)`.
-* Template (seed 000, Lemma 2.6): :math:`f_{n,\varepsilon}(\chi) =
+* Template (Takagi-Liew 2026, Lemma 2.6): :math:`f_{n,\varepsilon}(\chi) =
   e^{-\chi^2\varepsilon^2 n/2}/(\sqrt{2\pi}\chi^3\varepsilon^2 n^{3/2})`.
 * Exact correction factor: with the Mills ratio :math:`M = \bar\Phi/\phi`,
   :math:`\delta/f = e^{ab - b^2/2}\,a^2\,[M(a-b) - M(a+b)]/(2b)`; with
@@ -32,7 +32,7 @@ b = sp.Symbol("b", positive=True)
 w = sp.Symbol("w", positive=True)  # w = 1/a
 _t = sp.Symbol("t", positive=True)
 
-SOURCE = "seed 000, Lemma 2.6 and App. A.1 (Lemma A.1)"
+SOURCE = "Takagi-Liew 2026, Lemma 2.6 and App. A.1 (Lemma A.1)"
 
 
 @lru_cache(maxsize=None)
@@ -90,7 +90,7 @@ def profile() -> Derivation:
         title="privacy profile of the central Gaussian mechanism GM(sigma) from the likelihood ratio",
         result=at_mean, variables=(eps, sigma, n),
         assumptions=("zero-out neighbours: sensitivity 1/n", "noise sd sigma/sqrt(n)", "epsilon > 0"),
-        source="seed 000, eq. (analytic-gauss-delta) and (delta-ab), App. A.1",
+        source="Takagi-Liew 2026, eq. (analytic-gauss-delta) and (delta-ab), App. A.1",
         steps=(("log likelihood ratio of N(Delta, s^2) to N(0, s^2)", log_ratio),
                ("privacy loss exceeds epsilon beyond y*", threshold),
                ("hockey-stick integral over y > y*", delta_expr),
@@ -164,7 +164,7 @@ def template_ratio() -> Derivation:
         id="central-gaussian.template-ratio",
         title="ratio f(chi+eta)/f(chi) of the template and d/dchi log f",
         result=ratio, variables=(chi, eta, eps, n),
-        assumptions=("chi, eta, eps, n > 0",), source="seed 000, eq. (ratio-f), Lemma 2.6",
+        assumptions=("chi, eta, eps, n > 0",), source="Takagi-Liew 2026, eq. (ratio-f), Lemma 2.6",
         steps=(("d/dchi log f_{n,eps}(chi) (negative: f decreases in chi)", dlog),
                ("ratio minus the printed form (zero)", sp.simplify(ratio - printed))),
         lhs=r"\frac{f_{n,\varepsilon}(\chi+\eta)}{f_{n,\varepsilon}(\chi)}",
@@ -178,6 +178,6 @@ def mse() -> Derivation:
     per_coord = sp.integrate(y ** 2 * normal_pdf(y, 0, sigma / sp.sqrt(n)), (y, -sp.oo, sp.oo))
     return Derivation(id="central-gaussian.mse", title="mean squared error of GM(sigma)",
                       result=sp.simplify(d * per_coord), variables=(d, sigma, n),
-                      source="seed 000, eq. (gm-mse)",
+                      source="Takagi-Liew 2026, eq. (gm-mse)",
                       steps=(("second moment of one noise coordinate", per_coord),),
                       lhs=r"\mathbb E\|\mathsf{GM}(\sigma)(x_{1:n})-\bar x\|_2^2")

@@ -102,7 +102,7 @@ class Derivation:
     ``result``      sympy expression or :class:`Series`.
     ``variables``   the free symbols the result depends on.
     ``assumptions`` plain-text conditions (``"sigma0 > 0"``, ``"chi -> oo"``).
-    ``source``      paper and equation, e.g. ``"seed 000, Thm 4.1 / App. A.6"``.
+    ``source``      paper and equation, e.g. ``"Takagi-Liew 2026, Thm 4.1 / App. A.6"``.
     ``steps``       ``((description, expr), ...)`` in the order they were derived.
     ``lhs``         LaTeX of the left-hand side of the result (e.g. ``\chi_{lo}^2``).
     """

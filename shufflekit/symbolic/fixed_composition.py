@@ -1,4 +1,4 @@
-r"""Fixed-composition shuffle asymptotics, derived symbolically (seed 001, Secs. 3, 6, 7, 8.3, 10).
+r"""Fixed-composition shuffle asymptotics, derived symbolically (Shvets 2026, Secs. 3, 6, 7, 8.3, 10).
 
 Setting: a binary-input channel :math:`W_0, W_1` on a finite alphabet, :math:`v = W_1 - W_0`,
 composition :math:`\pi = k/n` of the other users.  Everything below is computed by sympy
@@ -40,7 +40,7 @@ lam = sp.Symbol("lambda")
 mu3, mu4, mu5, mu6 = sp.symbols("mu3 mu4 mu5 mu6", real=True)
 b = sp.Symbol("b", positive=True)  # b = e^{eps0}
 
-SOURCE = "seed 001"
+SOURCE = "Shvets 2026"
 
 
 # ------------------------------------------------------------------ input
@@ -120,7 +120,7 @@ def mixture_covariance_identity(d: int = 3) -> Derivation:
         title="mixture covariance = fixed-composition covariance + pi(1-pi) v v^T",
         result=diff, variables=(pi,) + tuple(a) + tuple(c),
         assumptions=(f"generic W0 = a, W1 = c on {d} symbols (no sum constraint needed)",),
-        source="seed 001, Prop. 3.1 and Prop. 3.2, eq. (4)",
+        source="Shvets 2026, Prop. 3.1 and Prop. 3.2, eq. (4)",
         steps=(("Sigma_0 = diag(W0) - W0 W0^T", sig0), ("Sigma_1", sig1),
                ("Sigma_pi = (1-pi) Sigma_0 + pi Sigma_1", sig_pi),
                ("Sigma_mix = diag(f) - f f^T, f = (1-pi) W0 + pi W1", sig_mix),
@@ -149,7 +149,7 @@ def _covariances(w0: tuple, w1: tuple) -> Derivation:
     return Derivation(
         id="fixed-composition.covariances", title="fixed-composition and mixture covariances",
         result=sig_pi, variables=(pi,), assumptions=("0 <= pi <= 1",),
-        source="seed 001, Prop. 3.1-3.2",
+        source="Shvets 2026, Prop. 3.1-3.2",
         steps=(("Sigma_0", sig0), ("Sigma_1", sig1), ("v = W1 - W0", v), ("Sigma_mix", sig_mix),
                ("Sigma_mix - Sigma_pi", gap)),
         lhs=r"\Sigma_\pi", extras={"sigma0": sig0, "sigma1": sig1, "sigma_mix": sig_mix, "v": v,
@@ -171,7 +171,7 @@ def _fisher_constant(w0: tuple, w1: tuple) -> Derivation:
     return Derivation(
         id="fixed-composition.I-pi", title="fixed-composition Fisher constant I_pi",
         result=i_pi, variables=(pi,), assumptions=("0 <= pi <= 1", "W0, W1 with full support"),
-        source="seed 001, Sec. 3 (I_pi = v^T Sigma_pi^+ v)",
+        source="Shvets 2026, Sec. 3 (I_pi = v^T Sigma_pi^+ v)",
         steps=(("Sigma_pi", cov.result), ("tangent solution x = Sigma_pi^+ v (bordered solve)", x),
                ("I_pi = v^T x", i_pi)),
         lhs=r"I_\pi")
@@ -196,7 +196,7 @@ def _mixture_fisher_constant(w0: tuple, w1: tuple) -> Derivation:
     return Derivation(
         id="fixed-composition.I-mix", title="i.i.d. mixture Fisher constant and its relation to I_pi",
         result=i_mix, variables=(pi,), assumptions=("0 <= pi <= 1",),
-        source="seed 001, Sec. 3 and Sec. 8.3 (I^mix)",
+        source="Shvets 2026, Sec. 3 and Sec. 8.3 (I^mix)",
         steps=(("I_mix = v^T Sigma_mix^+ v (bordered solve)", i_mix),
                ("sum_y v(y)^2 / f_pi(y)", sum_form),
                ("1/I_mix - 1/I_pi", relation)),
@@ -221,7 +221,7 @@ def sherman_morrison_relation() -> Derivation:
         id="fixed-composition.sherman-morrison", title="1/I_mix = 1/I_pi + pi(1-pi)",
         result=diff, variables=(c,), assumptions=("A = Sigma_pi restricted to sum-zero vectors (d = 3)",
                                                   "c = pi(1-pi)"),
-        source="seed 001, Prop. 3.2 (strict gap I_pi > I_mix)",
+        source="Shvets 2026, Prop. 3.2 (strict gap I_pi > I_mix)",
         steps=(("I = v^T A^{-1} v", I), ("I_mix = v^T (A + c v v^T)^{-1} v", Imix),
                ("1/I_mix - 1/I - c", diff)),
         lhs=r"1/I^{\mathrm{mix}} - 1/I_\pi - \pi(1-\pi)")
@@ -240,7 +240,7 @@ def _endpoint_chi2(w0: tuple, w1: tuple) -> Derivation:
     return Derivation(
         id="fixed-composition.I0-chi2", title="endpoint constants equal the channel chi-square",
         result=sp.nsimplify(i_pi.subs(pi, 0)), variables=(),
-        source="seed 001, Prop. 3.3 (I_0 = chi^2(W1||W0))",
+        source="Shvets 2026, Prop. 3.3 (I_0 = chi^2(W1||W0))",
         steps=(("I_pi at pi = 0", i_pi.subs(pi, 0)), ("chi^2(W1||W0) from its definition", chi2_10),
                ("I_pi at pi = 1", i_pi.subs(pi, 1)), ("chi^2(W0||W1)", chi2_01)),
         lhs=r"I_0", extras={"chi2_10": chi2_10, "chi2_01": chi2_01, "I1": sp.nsimplify(i_pi.subs(pi, 1))})
@@ -252,7 +252,7 @@ def convexity(w0: Sequence, w1: Sequence) -> Derivation:
     second = sp.factor(sp.cancel(sp.diff(i_pi, pi, 2)))
     return Derivation(
         id="fixed-composition.convexity", title="second derivative of pi -> I_pi",
-        result=second, variables=(pi,), source="seed 001, Prop. 3.4",
+        result=second, variables=(pi,), source="Shvets 2026, Prop. 3.4",
         steps=(("I_pi", i_pi), ("d^2/dpi^2 I_pi", second)), lhs=r"\partial_\pi^2 I_\pi")
 
 
@@ -274,7 +274,7 @@ def jsd_function() -> Derivation:
     return Derivation(
         id="fixed-composition.jsd-function", title="JSD integrand D(L) from the definition of JSD",
         result=D, variables=(ell,), assumptions=("M = (P+Q)/2 = (1+L) P / 2", "Q << P"),
-        source="seed 001, Lemma 6.1",
+        source="Shvets 2026, Lemma 6.1",
         steps=(("pointwise KL(P||M) integrand", kl_pm), ("pointwise KL(Q||M) integrand (under P)", kl_qm),
                ("D(1+u)", D_u), ("gap g = D(1+u) - [(1+u)log(1+u) - (2+u)log(1+u/2)]/2: (g(0), g'(0), g''(u))", gap)),
         lhs=r"D(\ell)", extras={"D_u": D_u, "gap_to_closed_form": gap})
@@ -288,7 +288,7 @@ def jsd_series(order: int = 7) -> Derivation:
     coeffs = {j: sp.nsimplify(ser.coeff(u, j)) for j in range(order)}
     return Derivation(
         id="fixed-composition.jsd-series", title="Taylor series of the JSD integrand",
-        result=ser + sp.O(u ** order), variables=(u,), source="seed 001, Lemma 6.1 (series)",
+        result=ser + sp.O(u ** order), variables=(u,), source="Shvets 2026, Lemma 6.1 (series)",
         steps=(("D(1+u)", D_u), ("series at u = 0", ser)), lhs=r"D(1+u)",
         extras={"coefficients": coeffs})
 
@@ -310,7 +310,7 @@ def canonical_moments(max_order: int = 6) -> Derivation:
         id="fixed-composition.canonical-moments", title="moments of U_n for the canonical pair",
         result=sp.Matrix([moments[j] for j in range(2, max_order + 1)]), variables=(n, chi2, mu3, mu4, mu5),
         assumptions=("Z_i = r(Y_i), Y_i ~ W0 i.i.d.", "E Z = 0, E Z^2 = chi^2, E Z^j = mu_j"),
-        source="seed 001, Thm 6.2 (moment display)",
+        source="Shvets 2026, Thm 6.2 (moment display)",
         steps=(("cumulant generating function of Z", cgf),) + tuple(
             (f"E U_n^{j}", moments[j]) for j in range(2, max_order + 1)),
         lhs=r"(\mathbb{E}U_n^j)_{j\ge2}", extras={"moments": moments})
@@ -332,7 +332,7 @@ def canonical_jsd_expansion() -> Derivation:
         id="fixed-composition.canonical-jsd", title="JSD of the canonical pair to O(n^-3)",
         result=result, variables=(n, chi2, mu3),
         assumptions=("canonical pair (k = 0)", "full support", "remainder O(n^-3)"),
-        source="seed 001, Thm 6.2",
+        source="Shvets 2026, Thm 6.2",
         steps=(("sum_j c_j E U_n^j, j = 2..6", total), ("coefficient of 1/n", c1), ("coefficient of 1/n^2", c2)),
         lhs=r"\mathrm{JSD}(T_{n,0}\|T_{n,1})", extras={"c1": c1, "c2": c2})
 
@@ -350,7 +350,7 @@ def smooth_f_divergence_leading() -> Derivation:
     return Derivation(
         id="fixed-composition.f-divergence", title="leading constant of smooth f-divergences",
         result=result, variables=(n, I), assumptions=("f(1) = 0", "f twice differentiable at 1"),
-        source="seed 001, Thm 6.5", steps=(("second-order Taylor polynomial of f(1+u)", taylor),
+        source="Shvets 2026, Thm 6.5", steps=(("second-order Taylor polynomial of f(1+u)", taylor),
                                           ("E_P with E U = 0, E U^2 = I/n", expectation)),
         lhs=r"D_f(T_{n,k+1}\|T_{n,k})")
 
@@ -377,7 +377,7 @@ def local_privacy_curve(order: int = 3) -> Derivation:
     return Derivation(
         id="fixed-composition.local-curve", title="local GDP privacy curve at eps = t mu",
         result=ser + sp.O(mu ** order), variables=(t, mu), assumptions=("mu -> 0, t fixed",),
-        source="seed 001, eq. (9) and Thm 7.3",
+        source="Shvets 2026, eq. (9) and Thm 7.3",
         steps=(("delta_GDP(t mu; mu) (Gaussian tails via erfc)", gdp), ("series in mu", ser),
                ("first coefficient minus phi(t) - t Phi(-t)", lead_gap),
                ("second coefficient / (phi(t) - t Phi(-t))", next_ratio)),
@@ -395,7 +395,7 @@ def binary_output_fisher() -> Derivation:
     i_pi = quadratic_form_pinv(sig, W1 - W0)
     return Derivation(
         id="fixed-composition.binary-I-pi", title="binary-output fixed-composition constant",
-        result=i_pi, variables=(pi, p0, p1), source="seed 001, Sec. 8.3 (binary output)",
+        result=i_pi, variables=(pi, p0, p1), source="Shvets 2026, Sec. 8.3 (binary output)",
         steps=(("Sigma_pi", sig), ("I_pi", i_pi)), lhs=r"I_\pi^{\mathrm{bin}}",
         extras={"p0": p0, "p1": p1})
 
@@ -444,7 +444,7 @@ def randomized_response_boundary() -> Derivation:
     return Derivation(
         id="fixed-composition.rr-boundary", title="randomized-response boundary quantities",
         result=chi2_b, variables=(b,), assumptions=("b = e^{eps0} > 1", "a_n = e^{eps0}/n -> 0"),
-        source="seed 001, Sec. 10 (Prop. 10.1)",
+        source="Shvets 2026, Sec. 10 (Prop. 10.1)",
         steps=(("r(1), r(0)", sp.Matrix(r_vals)), ("E Z", mean), ("chi^2 = E Z^2", chi2_b),
                ("chi^2 from its definition", chi2_def), ("E|Z|^3", abs3),
                ("mu_n^2 / a_n", mu2_over_a),
@@ -455,11 +455,11 @@ def randomized_response_boundary() -> Derivation:
 
 
 # ------------------------------------------------------------ listing
-EXAMPLE_CHANNEL = (("7/10", "1/5", "1/10"), ("3/20", "11/20", "3/10"))  # seed 001, Sec. 8.3 (Tables 3-5)
+EXAMPLE_CHANNEL = (("7/10", "1/5", "1/10"), ("3/20", "11/20", "3/10"))  # Shvets 2026, Sec. 8.3 (Tables 3-5)
 
 
 def derivations() -> list[Derivation]:
-    """Every derivation of this module (channel-specific ones for the seed 001 example channel)."""
+    """Every derivation of this module (channel-specific ones for Shvets 2026 example channel)."""
     w0, w1 = EXAMPLE_CHANNEL
     return [mixture_covariance_identity(3), covariances(w0, w1), fisher_constant(w0, w1),
             mixture_fisher_constant(w0, w1), sherman_morrison_relation(), endpoint_chi2(w0, w1),

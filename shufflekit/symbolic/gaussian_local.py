@@ -1,4 +1,4 @@
-r"""The Gaussian local randomizer :math:`R_x = N(x, \sigma_0^2 I_d)` (seed 000, Sec. 4.3, App. A.8).
+r"""The Gaussian local randomizer :math:`R_x = N(x, \sigma_0^2 I_d)` (Takagi-Liew 2026, Sec. 4.3, App. A.8).
 
 * :math:`V(\sigma_0) = \mathrm{Var}_{Y\sim R_{-e}}[\ell_0(Y; e, 0, R_{-e})]` with
   :math:`\ell_0 = (R_e - R_0)/R_{-e}`, from the densities and the Gaussian MGF;
@@ -24,7 +24,7 @@ w = sp.Symbol("w", positive=True)        # w = 1/chi^2
 x = sp.Symbol("x", positive=True)        # x = 1/chi (display variable chi)
 z = sp.Symbol("z", positive=True)        # z = 1/sigma0 (display variable sigma0)
 
-SOURCE = "seed 000, Prop. 4.2 and App. A.8"
+SOURCE = "Takagi-Liew 2026, Prop. 4.2 and App. A.8"
 
 
 @lru_cache(maxsize=None)

@@ -1,10 +1,10 @@
-r"""GPARV laws of the common frequency oracles, derived symbolically (seed 002, Table 1).
+r"""GPARV laws of the common frequency oracles, derived symbolically (Su-Cheng-Wang 2026, Table 1).
 
 For a mechanism built by :func:`shufflekit.mechanisms.make` with a *symbolic*
 :math:`\varepsilon_0` the finite-mechanism layer computes the maximal blanket
 :math:`c(y) = \min_x R_x(y)` and the law of
 :math:`G = (R_x(y) - e^{\varepsilon}R_{x'}(y))/c(y)` (w.p. :math:`c(y)`; 0 w.p.
-:math:`1-\gamma`) exactly (seed 002, Def. 5.1).  Here the parameters are written as
+:math:`1-\gamma`) exactly (Su-Cheng-Wang 2026, Def. 5.1).  Here the parameters are written as
 
 .. math::
     w = e^{\varepsilon_0/2} = 1 + s\ (s>0),\qquad v = e^{\varepsilon},
@@ -29,7 +29,7 @@ s = sp.Symbol("s", positive=True)        # e^{eps0/2} - 1
 w = sp.Symbol("w", positive=True)        # e^{eps0/2}
 v = sp.Symbol("v", positive=True)        # e^{eps}
 
-SOURCE = "seed 002, Def. 5.1 and Table 1"
+SOURCE = "Su-Cheng-Wang 2026, Def. 5.1 and Table 1"
 
 
 def to_wv(expr) -> sp.Expr:

@@ -1,4 +1,4 @@
-r"""The Hammersley-Chapman-Robbins bound :math:`\mathsf{Err}_1 \ge d\,\chi_{up}^2` (seed 000, Thm 3.3).
+r"""The Hammersley-Chapman-Robbins bound :math:`\mathsf{Err}_1 \ge d\,\chi_{up}^2` (Takagi-Liew 2026, Thm 3.3).
 
 Checked in closed form for three randomizers:
 
@@ -29,7 +29,7 @@ a = sp.Symbol("a", positive=True)
 def rr() -> Derivation:
     gap = randomized_response.hcr_gap()
     return Derivation(id="hcr.rr", title="HCR bound for randomized response (tight)", result=gap.result,
-                      variables=gap.variables, source="seed 000, Thm 3.3", steps=gap.steps,
+                      variables=gap.variables, source="Takagi-Liew 2026, Thm 3.3", steps=gap.steps,
                       lhs=r"\mathsf{Err}_1 - \chi_{\mathrm{up}}^2")
 
 
@@ -48,7 +48,7 @@ def gaussian_local_bound() -> Derivation:
     numerator = sp.factor(sp.simplify(coeff * sp.factorial(k)).rewrite(sp.exp))
     return Derivation(id="hcr.gaussian-local",
                       title="HCR bound for the Gaussian local randomizer: sigma0^2 V >= 1",
-                      result=numerator, variables=(k,), source="seed 000, Thm 3.3 and Prop. 4.2",
+                      result=numerator, variables=(k,), source="Takagi-Liew 2026, Thm 3.3 and Prop. 4.2",
                       steps=(("k-th Taylor coefficient of V in a = 1/sigma0^2", coeff),
                              ("first coefficient (a^1), so sigma0^2 V = 1 + (non-negative terms)", c1)),
                       lhs=r"k!\,[a^k]\,V", extras={"coeff": coeff, "c1": c1})
@@ -68,7 +68,7 @@ def bmg_bound() -> Derivation:
     gap_chain = sp.simplify(err - d * s0 ** 2 / (1 - g) ** 2)     # = gamma/A >= 0
     return Derivation(id="hcr.bmg", title="HCR bound for BMG through the reference x = 0",
                       result=sp.simplify(1 / var0), variables=(g, s0),
-                      source="seed 000, Thm 3.3 and App. A.6",
+                      source="Takagi-Liew 2026, Thm 3.3 and App. A.6",
                       steps=(("R_0 minus the blanket density (zero: R_0 is the blanket)",
                               sp.simplify(ref - mech.blanket_density())),
                              ("Var of (R_e - R_perp)/R_0 under R_0", var0),

@@ -1,4 +1,4 @@
-r"""Bundled versus unbundled multi-message shuffling (seed 001, Sec. 9; seed 003, Sec. 3.3).
+r"""Bundled versus unbundled multi-message shuffling (Shvets 2026, Sec. 9; the Shvets summary, Sec. 3.3).
 
 Each user applies the channel :math:`m` times independently; :math:`w = W_1/W_0`,
 :math:`\mathbb{E}_{W_0}w = 1`, :math:`\mathbb{E}_{W_0}w^2 = 1+\chi^2`.
@@ -40,7 +40,7 @@ def bundled_chi2(m: int, d: int = 2) -> Derivation:
 
     Sum :math:`W_0^{\otimes m}(y)\,(\prod_j w(y_j))^2` over all :math:`d^m` output sequences of a
     generic channel (:math:`p_i = W_0(i)`, :math:`w_i = W_1(i)/W_0(i)`), subtract 1, then eliminate
-    :math:`p_{d-1}` with the definition :math:`\chi^2 = \sum_i p_i w_i^2 - 1` (seed 001, Sec. 9.3).
+    :math:`p_{d-1}` with the definition :math:`\chi^2 = \sum_i p_i w_i^2 - 1` (Shvets 2026, Sec. 9.3).
     Every channel symbol must cancel; the result is :math:`(1+\chi^2)^m - 1` as a polynomial in
     :math:`\chi^2`, found here, not typed.
     """
@@ -62,7 +62,7 @@ def bundled_chi2(m: int, d: int = 2) -> Derivation:
         id=f"multi-message.bundled-chi2.m{m}", title=f"bundled chi-square for m = {m}",
         result=result, variables=(chi2,),
         assumptions=("chi^2 = E_{W0} w^2 - 1", f"generic channel on {d} symbols"),
-        source="seed 001, Sec. 9.3; seed 003, Sec. 3.3",
+        source="Shvets 2026, Sec. 9.3; the Shvets summary, Sec. 3.3",
         steps=(("E_{W0^m} prod_j w(Y_j)^2 - 1 (sum over sequences)", bundled),
                ("with p_last eliminated through chi^2", result)),
         lhs=rf"\chi^2(W_1^{{\otimes {m}}}\|W_0^{{\otimes {m}}})")
@@ -87,7 +87,7 @@ def overlap_counts(N: int, m: int) -> list[int]:
 @lru_cache(maxsize=None)
 def overlap_weights(m: int) -> Derivation:
     r"""Law of the overlap :math:`J = |S\cap T|` of two independent uniform :math:`m`-subsets of the
-    :math:`nm` message positions, as rational functions of :math:`n` (seed 001, Sec. 9.2).
+    :math:`nm` message positions, as rational functions of :math:`n` (Shvets 2026, Sec. 9.2).
 
     Derived by counting: positions are exchangeable, so fix :math:`S = \{0,\dots,m-1\}` and
     count every :math:`m`-subset :math:`T` by its overlap (:func:`overlap_counts`) for
@@ -114,7 +114,7 @@ def overlap_weights(m: int) -> Derivation:
     return Derivation(
         id=f"multi-message.overlap-weights.m{m}", title=f"overlap law of two m-subsets, m = {m}",
         result=sp.Matrix(weights), variables=(n,), assumptions=("positions exchangeable",),
-        source="seed 001, Sec. 9.2",
+        source="Shvets 2026, Sec. 9.2",
         steps=(("counted at n = 1..%d, interpolated in n" % (2 * m + 1), sp.Matrix(weights)),),
         lhs=r"\mathbb{P}(|S\cap T| = j)")
 
@@ -135,7 +135,7 @@ def unbundled_chi2(m: int) -> Derivation:
     return Derivation(
         id=f"multi-message.unbundled-chi2.m{m}", title=f"unbundled shuffled chi-square for m = {m}",
         result=exact, variables=(n, chi2), assumptions=("canonical pair", f"m = {m} messages per user"),
-        source="seed 001, Sec. 9.1-9.2",
+        source="Shvets 2026, Sec. 9.1-9.2",
         steps=(("overlap weights P(J = j) (derived by counting)", sp.Matrix(weights)),
                ("E_P[L^2] - 1", exact), ("coefficient of 1/n", lead), ("coefficient of 1/n^2", second)),
         lhs=r"\chi^2(T^{(m)}_{n,1}\|T^{(m)}_{n,0})", extras={"lead": lead, "second": second})
@@ -150,7 +150,7 @@ def bundled_shuffled_chi2(m: int) -> Derivation:
     exact = per_user / n
     return Derivation(
         id=f"multi-message.bundled-shuffled-chi2.m{m}", title=f"bundled shuffled chi-square for m = {m}",
-        result=exact, variables=(n, chi2), source="seed 001, Sec. 9.3",
+        result=exact, variables=(n, chi2), source="Shvets 2026, Sec. 9.3",
         steps=(("Var of the bundle likelihood ratio", per_user), ("divided by n (mean of n i.i.d.)", exact)),
         lhs=r"\chi^2(T^{\rm bun}_{n,1}\|T^{\rm bun}_{n,0})")
 
@@ -165,7 +165,7 @@ def bundled_minus_unbundled(m: int) -> Derivation:
     all_nonneg = all(c >= 0 for c in coeffs)
     return Derivation(
         id=f"multi-message.gap.m{m}", title=f"bundled minus unbundled constant, m = {m}",
-        result=gap, variables=(chi2,), assumptions=("chi^2 > 0",), source="seed 003, Sec. 3.3",
+        result=gap, variables=(chi2,), assumptions=("chi^2 > 0",), source="the Shvets summary, Sec. 3.3",
         steps=(("(1+chi^2)^m - 1 - m chi^2", gap),), lhs=r"(1+\chi^2)^m - 1 - m\chi^2",
         extras={"coefficients": coeffs, "all_nonnegative": all_nonneg,
                 "positive": bool(all_nonneg and any(c > 0 for c in coeffs))})
@@ -175,7 +175,7 @@ def bundled_minus_unbundled(m: int) -> Derivation:
 def unbundled_likelihood_ratio(w0: Sequence, w1: Sequence, n_users: int, m: int,
                                hist: Sequence[int]) -> sp.Rational:
     r"""Exact :math:`L^{(m)}_{n,0}(N) = \binom{nm}{m}^{-1}\sum_{\sum m_y = m}\prod_y\binom{N_y}{m_y}w(y)^{m_y}`
-    (seed 001, Sec. 9.1) in exact rational arithmetic."""
+    (Shvets 2026, Sec. 9.1) in exact rational arithmetic."""
     W0, W1 = as_channel(w0, w1)
     m = _check_m(m)
     d = W0.shape[0]

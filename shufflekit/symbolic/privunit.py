@@ -1,4 +1,4 @@
-r"""PrivUnit(:math:`p,\theta`) as an unbiased mean estimator (seed 000, Prop. 3.5, App. A.4).
+r"""PrivUnit(:math:`p,\theta`) as an unbiased mean estimator (Takagi-Liew 2026, Prop. 3.5, App. A.4).
 
 * :math:`q(\theta,d) = P(T<\theta)` from the mechanism (regularized incomplete beta);
   the density of :math:`T = \langle U, v\rangle` is :math:`\partial_\theta q`, and
@@ -29,7 +29,7 @@ tau = sp.Symbol("tau", real=True)
 x = sp.Symbol("x", positive=True)      # 1/d
 _s = sp.Symbol("s", real=True)
 
-SOURCE = "seed 000, Prop. 3.5 and App. A.4"
+SOURCE = "Takagi-Liew 2026, Prop. 3.5 and App. A.4"
 
 
 def _piece(expr: sp.Expr) -> sp.Expr:

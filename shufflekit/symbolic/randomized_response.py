@@ -1,4 +1,4 @@
-r"""Binary randomized response RR(p) as a mean estimator on :math:`\{-1,+1\}` (seed 000, Prop. 3.6, App. A.5).
+r"""Binary randomized response RR(p) as a mean estimator on :math:`\{-1,+1\}` (Takagi-Liew 2026, Prop. 3.6, App. A.5).
 
 From the probability matrix of :func:`shufflekit.mechanisms.make` (``"rr"``):
 blanket mass :math:`\gamma`, :math:`\chi_{lo}`, :math:`\chi_{up}` (computed by the
@@ -20,7 +20,7 @@ from shufflekit.symbols import chi, eps0
 t = sp.Symbol("t", positive=True)
 x = sp.Symbol("x", positive=True)   # 1/chi
 
-SOURCE = "seed 000, Prop. 3.6 and App. A.5"
+SOURCE = "Takagi-Liew 2026, Prop. 3.6 and App. A.5"
 
 
 def _in_t(expr: sp.Expr) -> sp.Expr:
@@ -101,6 +101,6 @@ def hcr_gap() -> Derivation:
     b = basics().extras
     gap = sp.simplify(b["err"] - b["chi_up2"])
     return Derivation(id="rr.hcr-gap", title="HCR gap Err_1 - chi_up^2 of randomized response",
-                      result=gap, variables=(t,), source="seed 000, Thm 3.3 (d = 1)",
+                      result=gap, variables=(t,), source="Takagi-Liew 2026, Thm 3.3 (d = 1)",
                       steps=(("Err_1", b["err"]), ("chi_up^2", b["chi_up2"])),
                       lhs=r"\mathsf{Err}_1 - \chi_{\mathrm{up}}^2")

@@ -3,7 +3,7 @@ r"""Catalogue of derived results: ``RESULTS[id](**options) -> Derivation``.
 Series results accept ``terms`` (number of terms of the expansion); the ids in
 :data:`SERIES_IDS` return a :class:`~shufflekit.symbolic.series.Series` as their
 result.  Every entry derives its result from the mechanism definitions
-(seed 000 unless stated; the fixed-composition entries are seeds 001 and 003).
+(Takagi-Liew 2026 unless stated; the fixed-composition entries are Shvets 2026 and the Shvets summary).
 """
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ RESULTS: dict[str, Callable[..., Derivation]] = {
     "privunit.quantities": privunit.quantities,
     "privunit.constant": _series(_privunit_constant, 4, "privunit.constant"),
     "privunit.limit-constant": privunit.limit_constant,
-    # fixed-composition shuffling (seeds 001, 003), for the seed 001 example channel
+    # fixed-composition shuffling (Shvets 2026, the Shvets summary), for Shvets 2026 example channel
     "fixed-composition.I-pi": lambda: fixed_composition.fisher_constant(*fixed_composition.EXAMPLE_CHANNEL),
     "fixed-composition.mixture-relation": fixed_composition.sherman_morrison_relation,
     "fixed-composition.jsd-series": fixed_composition.jsd_series,

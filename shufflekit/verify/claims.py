@@ -34,6 +34,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping
 
+from shufflekit.references import PAPERS as REFERENCES
+
 Verdict = Literal["confirmed", "refuted", "imprecise", "not-checkable", "error"]
 #: the verdicts a claim may record as expected (what the statement is found to be)
 EXPECTABLE: tuple[str, ...] = ("confirmed", "refuted", "imprecise", "not-checkable")
@@ -43,12 +45,9 @@ VERDICTS: tuple[str, ...] = EXPECTABLE + ("error",)
 #: what a claim is: the paper's statement, our refinement of it, or a step of the paper's proof
 KINDS: tuple[str, ...] = ("statement", "refinement", "proof-step")
 
-PAPERS: dict[str, str] = {
-    "000": "Takagi-Liew, Shuffling-Aware Optimization for Private Vector Mean Estimation",
-    "001": "Shvets, Fixed-Composition Shuffle Asymptotics in the Full-Support Gaussian Regime",
-    "002": "Su-Cheng-Wang, Decomposition-Based Optimal Bounds for Privacy Amplification via Shuffling",
-    "003": "Summary of the Shvets series (Universal Shuffle Asymptotics)",
-}
+#: each paper's key (the prefix of its claim ids) and how a report names it
+PAPERS: dict[str, str] = {key: f"{ref.short[0].upper()}{ref.short[1:]}, {ref.title}"
+                          for key, ref in REFERENCES.items()}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ integer log powers :math:`k_j`.  :func:`check_expansion` reports, term by term:
   finite: nothing is claimed beyond ``x1``.
 
 Reversions: ``inverse_of=g, of=u, quantity=q`` means :math:`f(x) = q(u)` where :math:`g(u) = x`
-(e.g. :math:`\sigma_0^2` as a function of :math:`\chi = V(\sigma_0)^{-1/2}`, seed 000, Prop. 4.2).
+(e.g. :math:`\sigma_0^2` as a function of :math:`\chi = V(\sigma_0)^{-1/2}`, Takagi-Liew 2026, Prop. 4.2).
 Symbolically :math:`g` is expanded, reverted order by order and composed with :math:`q`;
 numerically :math:`g(u) = x` is solved by a root finder at ``dps`` digits; the certified bound
 is computed in the variable :math:`u`, where everything is explicit, after proving

@@ -229,14 +229,16 @@ def mutate_claim(claim, ctx, *, max_mutants: int = 8) -> ClaimMutation:
 
 
 def mutate_claims(claims, ctx, *, progress: bool = False, max_mutants: int = 8) -> list[ClaimMutation]:
-    """:func:`mutate_claim` for each claim (with a progress bar on stderr when asked)."""
+    """:func:`mutate_claim` for each claim (with a progress bar when asked and standard error
+    is a terminal)."""
     import sys
 
     from tqdm import tqdm
 
     claims = list(claims)
-    bar = tqdm(claims, desc="mutating", unit="claim", file=sys.stderr, disable=not progress,
-               leave=False)
+    on_terminal = getattr(sys.stderr, "isatty", lambda: False)()
+    bar = tqdm(claims, desc="mutating", unit="claim", file=sys.stderr,
+               disable=not (progress and on_terminal), leave=False)
     return [mutate_claim(c, ctx, max_mutants=max_mutants) for c in bar]
 
 

@@ -12,12 +12,14 @@ from shufflekit.verify.claims import REGISTRY, VERDICTS, CheckContext, Claim, Re
 
 def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
                progress: bool = True) -> list[Result]:
-    """Run each claim's check; a check that raises is reported, never hidden."""
+    """Run each claim's check; a check that raises is reported, never hidden.  The progress
+    bar is drawn when ``progress`` is true and standard error is a terminal."""
     claims = list(claims)
     ctx = ctx or CheckContext()
     results = []
     bar = tqdm(claims, desc="verifying", unit="claim", file=sys.stderr,
-               disable=not progress, leave=False)
+               disable=not (progress and getattr(sys.stderr, "isatty", lambda: False)()),
+               leave=False)
     for c in bar:
         bar.set_postfix_str(c.id[-40:])
         results.append(c.run(ctx))

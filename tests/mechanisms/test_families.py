@@ -4,7 +4,7 @@ import math
 import pytest
 import sympy as sp
 
-from shufflekit.mechanisms import BOT, joint, make
+from shufflekit.mechanisms import joint, make
 
 E0 = sp.Symbol("eps0", positive=True)
 EPS = sp.Symbol("epsilon", nonnegative=True)
@@ -17,7 +17,7 @@ def test_krr_gamma_exact():
 
 
 def test_krr_gparv_law_symbolic():
-    """k-RR GPARV from the definition; the expected atoms are the ones of seed 002, Table 1."""
+    """k-RR GPARV from the definition; the expected atoms are the ones of Su-Cheng-Wang 2026, Table 1."""
     m = make("krr", k=5, eps0=E0)
     law = m.gparv(EPS, (0, 1))
     p = 1 / (sp.exp(E0) + 4)
@@ -42,7 +42,7 @@ def test_symbolic_k_matches_concrete_k():
 
 
 def test_rr_shuffle_index_matches_appendix_a5():
-    """Seed 000, App. A.5: gamma = 1 - t and chi_lo^2 = (1-t)/t^2 with t = 2p - 1."""
+    """Takagi-Liew 2026, App. A.5: gamma = 1 - t and chi_lo^2 = (1-t)/t^2 with t = 2p - 1."""
     p = sp.Rational(7, 10)
     m = make("rr", p=p)
     t = 2 * p - 1
@@ -85,7 +85,7 @@ def test_privunit_cap_probability_half_at_theta_zero():
 
 
 def test_bmg_chi_lo_matches_appendix_closed_form():
-    """Seed 000, Thm A.6 step 1: chi_lo^2 = gamma/(1-gamma)^2 / (e^(1/sigma0^2) - 1)."""
+    """Takagi-Liew 2026, Thm A.6 step 1: chi_lo^2 = gamma/(1-gamma)^2 / (e^(1/sigma0^2) - 1)."""
     g, s = sp.Rational(19, 20), sp.Rational(23, 5)
     b = make("bmg", gamma=g, sigma0=s)
     printed = g / (1 - g) ** 2 / (sp.exp(1 / s ** 2) - 1)

@@ -39,7 +39,7 @@ def test_gparv_mean_and_support(rows, eps, adjacency):
         atoms, probs = law.as_floats()
         assert math.isclose(sum(probs), 1.0, rel_tol=REL)
         mean = sum(a * p for a, p in zip(atoms, probs))
-        # E[G] = 1 - e^eps (seed 002, Property 2.1)
+        # E[G] = 1 - e^eps (Su-Cheng-Wang 2026, Property 2.1)
         assert math.isclose(mean, 1 - math.exp(eps), rel_tol=REL, abs_tol=REL)
         # support in [1 - e^(eps+eps0), e^eps0 - e^eps] (Property 2.2) for the atoms drawn from
         # the blanket; the atom 0 (mass 1 - gamma) obeys it only when eps <= eps0 (see below).
@@ -72,7 +72,7 @@ def test_chi_up_at_least_chi_lo(rows):
 
 @given(st.data())
 def test_post_processing_with_pushed_blanket_never_decreases_shuffle_indices(data):
-    """Seed 000, Lemma A.3, with the blanket of K o R taken as K o R_BG (mass gamma), as in its
+    """Takagi-Liew 2026, Lemma A.3, with the blanket of K o R taken as K o R_BG (mass gamma), as in its
     proof: chi_lo(K o R) >= chi_lo(R) and chi_up(K o R) >= chi_up(R)."""
     rows = data.draw(probability_rows())
     m = _mech(rows)

@@ -60,7 +60,7 @@ def ratio_key(mech, adjacency: str) -> list:
 
 def shuffle_indices(mech) -> tuple[float, float]:
     """chi_lo and chi_up (zero-out) in float from the matrix and the carried floor
-    (seed 000, Sec. 2.4), independent of the exact code path."""
+    (Takagi-Liew 2026, Sec. 2.4), independent of the exact code path."""
     P, mult = mech.to_numpy()
     floor = blanket_floor(mech)
     gamma = float(mult @ floor)
@@ -154,7 +154,7 @@ def test_lumped_view_cannot_be_post_processed():
 
 def test_joint_composition_of_lumped_krr_equals_enumeration():
     """Joint compositions factorise over components, so lumped components give the same
-    distinct ratio laws as enumerated ones (seed 002, Sec. 6)."""
+    distinct ratio laws as enumerated ones (Su-Cheng-Wang 2026, Sec. 6)."""
     from shufflekit.mechanisms.composition import joint
 
     lumped = joint([k_randomized_response(8, sp.Integer(2), lumped=True)] * 2)

@@ -1,4 +1,4 @@
-"""Fixed-composition constants and series of seed 001, derived by sympy."""
+"""Fixed-composition constants and series of Shvets 2026, derived by sympy."""
 import math
 
 import mpmath
@@ -204,4 +204,4 @@ def test_derivations_render_latex():
     assert len({d.id for d in ders}) == len(ders)
     for d in ders:
         text = d.latex()
-        assert r"\begin{align*}" in text and r"\end{align*}" in text and d.source.startswith("seed 001")
+        assert r"\begin{align*}" in text and r"\end{align*}" in text and d.source.startswith("Shvets 2026")

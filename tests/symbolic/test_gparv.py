@@ -1,4 +1,4 @@
-"""Symbolic GPARV laws (seed 002, Table 1) from the mechanisms layer."""
+"""Symbolic GPARV laws (Su-Cheng-Wang 2026, Table 1) from the mechanisms layer."""
 from __future__ import annotations
 
 import sympy as sp

@@ -1,4 +1,4 @@
-"""Bundled versus unbundled multi-message shuffling (seed 001, Sec. 9; seed 003, Sec. 3.3)."""
+"""Bundled versus unbundled multi-message shuffling (Shvets 2026, Sec. 9; the Shvets summary, Sec. 3.3)."""
 import itertools
 
 import pytest
@@ -15,7 +15,7 @@ CHI2 = sp.Rational(809, 560)
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_bundled_from_product_ratio(m):
     der = MM.bundled_chi2(m, 3)
-    # seed 001, Sec. 9.3 prints (1 + chi^2)^m - 1; the derivation finds it from the product ratio
+    # Shvets 2026, Sec. 9.3 prints (1 + chi^2)^m - 1; the derivation finds it from the product ratio
     assert der.result.free_symbols <= {MM.chi2}
     assert sp.expand(der.result - ((1 + MM.chi2) ** m - 1)) == 0
 
@@ -31,7 +31,7 @@ def test_overlap_counts_match_enumeration(N, m):
 
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_overlap_weights_are_the_hypergeometric_law(m):
-    """The counted-and-interpolated weights equal C(m,j) C(nm-m,m-j) / C(nm,m) (seed 001, Sec. 9.2)."""
+    """The counted-and-interpolated weights equal C(m,j) C(nm-m,m-j) / C(nm,m) (Shvets 2026, Sec. 9.2)."""
     weights = MM.overlap_weights(m).result
     N = MM.n * m
     for j in range(m + 1):

@@ -1,4 +1,4 @@
-"""Derivations of seed 000 (Takagi-Liew): printed values, independent numerics, remainder orders.
+"""Derivations of Takagi-Liew 2026 (Takagi-Liew): printed values, independent numerics, remainder orders.
 
 Printed values of the paper appear here only as expected values.
 """

@@ -11,7 +11,7 @@ from shufflekit.cli import main
 from shufflekit.errors import InvalidParameter
 from shufflekit.verify.expansion import check_expansion, parse_terms
 
-V = "exp(4/sigma0**2) - 2*exp(2/sigma0**2) + exp(sigma0**(-2))"      # seed 000, eq. (var-ell0-gauss)
+V = "exp(4/sigma0**2) - 2*exp(2/sigma0**2) + exp(sigma0**(-2))"      # Takagi-Liew 2026, eq. (var-ell0-gauss)
 REVERSION = dict(var="chi", at="oo", inverse_of=f"({V})**(-1/2)", of="sigma0", quantity="sigma0**2")
 
 

@@ -90,7 +90,7 @@ def test_cli_mutate_json_reports_kill_rates(capsys):
     assert all(m["killed"] for c in payload["claims"] for m in c["mutants"])
 
 
-# the registry in parts of under a minute each: seed 000's numeric claims apart from its derivations
+# the registry in parts of under a minute each: Takagi-Liew 2026's numeric claims apart from its derivations
 PARTS = {"000-derivations": lambda c: c.paper == "000" and not c.check.__module__.endswith("numerics"),
          "000-numerics": lambda c: c.paper == "000" and c.check.__module__.endswith("numerics"),
          "001": lambda c: c.paper == "001", "002": lambda c: c.paper == "002",

@@ -11,7 +11,7 @@ Ids end in ``.box``; statements that sharpen a paper's asymptotic claim into an 
 a finite range are ours, say "(refinement)" in their source and have ``kind="refinement"``.
 
 Mutation testing (:mod:`shufflekit.verify.mutation`): every check declares what it compares
-against through :func:`~shufflekit.verify.mutation.printed` -- the printed decimals of seed 001,
+against through :func:`~shufflekit.verify.mutation.printed` -- the printed decimals of Shvets 2026,
 the bound on the other side of each inequality (an upper bound is corrupted to 9/10 of itself,
 :func:`~shufflekit.verify.mutation.tighter_upper`, since a larger one is merely weaker), and the
 direction of each inequality (:func:`oriented`: negated, the check proves the opposite
@@ -37,10 +37,10 @@ from shufflekit.verify.box import (all_of, arb_function, arb_gradient, check_exp
 from shufflekit.verify.claims import CheckContext, Outcome, claim, confirmed, imprecise, refuted
 from shufflekit.verify.mutation import printed, tighter_upper
 
-W0 = ("7/10", "1/5", "1/10")      # the three-symbol channel of seed 001, Sec. 8.3
+W0 = ("7/10", "1/5", "1/10")      # the three-symbol channel of Shvets 2026, Sec. 8.3
 W1 = ("3/20", "11/20", "3/10")
 PI_RANGE = ("0.05", "0.95")
-# the numbers seed 001 prints after Table 3: what the range claims are compared against
+# the numbers Shvets 2026 prints after Table 3: what the range claims are compared against
 PRINTED = {"I_min": "1.47", "I_max": "2.30", "I_factor": "1.56", "under_min": "6.5%", "under_max": "31.3%"}
 
 
@@ -67,7 +67,7 @@ def truncated_sum(series: Series, n_terms: int) -> sp.Expr:
     return sp.Add(*[c * big ** (-e) for e, c in series.terms[:n_terms]])
 
 
-# ============================================================ seed 000 (Takagi-Liew)
+# ============================================================ Takagi-Liew 2026 (Takagi-Liew)
 @claim(id="000.sec4.chi-order-bmg.box", paper="000", source="Def. 2.4 and Sec. 4.3 (BMG)",
        statement=r"\chi_{\mathrm{up}} \ge \chi_{\mathrm{lo}} \text{ for BMG},\ \gamma\in[0.05,0.99],\ "
                  r"\sigma_0\in[0.5,20]", section="Sec. 4.3")
@@ -203,7 +203,7 @@ def check_000_def2_4_chi_order_rr_box(ctx):
                                       what="chi_up^2 - chi_lo^2", budget=budget(ctx, 20000), prec=bits(ctx))
 
 
-# ============================================================ seed 001 (Shvets)
+# ============================================================ Shvets 2026 (Shvets)
 @lru_cache(maxsize=None)
 def fisher_expr() -> sp.Expr:
     return F.fisher_constant(W0, W1).result

@@ -1,4 +1,4 @@
-r"""Claims of seed 000 (Takagi-Liew), one module per section.
+r"""Claims of Takagi-Liew 2026 (Takagi-Liew), one module per section.
 
 Findings (see the claims marked ``refuted`` / ``imprecise``):
 

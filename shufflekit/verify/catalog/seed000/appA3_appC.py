@@ -1,4 +1,4 @@
-r"""Seed 000, App. A.3 (post-processing) and App. C (the privacy-loss integrand)."""
+r"""Takagi-Liew 2026, App. A.3 (post-processing) and App. C (the privacy-loss integrand)."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,7 +15,7 @@ from shufflekit.verify.mutation import printed
 def larger_blanket_pair():
     r"""A pair (R, K), R = [[1/3, 2/3], [2/3, 1/3]], K = [[1, 0], [1/2, 1/2]], for which the
     maximal blanket of K o R is heavier than the pushed-forward blanket K o (gamma omega)
-    (seed 000, Lemma A.3 and its proof)."""
+    (Takagi-Liew 2026, Lemma A.3 and its proof)."""
     third = sp.Rational(1, 3)
     R = FiniteMechanism.from_matrix([[third, 2 * third], [2 * third, third]])
     K = [[1, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]]

@@ -1,4 +1,4 @@
-r"""Numeric claims of seed 000 (Takagi-Liew), Sections 3-5: the Gaussian-limit correspondence
+r"""Numeric claims of Takagi-Liew 2026 (Takagi-Liew), Sections 3-5: the Gaussian-limit correspondence
 and the settings behind Figures 1-3, checked with the certified blanket accountant
 (:mod:`shufflekit.numeric.bmg_blanket`), the exact central Gaussian profile
 (:mod:`shufflekit.numeric.gaussian`) and the BMG design (:mod:`shufflekit.numeric.bmg_design`).

@@ -1,4 +1,4 @@
-r"""Seed 000, Sec. 2 (and App. A.2): the indices chi_lo, chi_up, the template f_{n,eps} and the zero-out/replace-one conversion."""
+r"""Takagi-Liew 2026, Sec. 2 (and App. A.2): the indices chi_lo, chi_up, the template f_{n,eps} and the zero-out/replace-one conversion."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-r"""Seed 000, Sec. 3.1 and App. A.1: the central Gaussian mechanism, its profile, the Mills-ratio steps of Lemma A.1 and Thm 3.2."""
+r"""Takagi-Liew 2026, Sec. 3.1 and App. A.1: the central Gaussian mechanism, its profile, the Mills-ratio steps of Lemma A.1 and Thm 3.2."""
 from __future__ import annotations
 
 import math
@@ -115,7 +115,7 @@ def check_000_lemA_1_limit(ctx):
     return refuted(out.evidence)
 
 
-@claim(id="000.lemA.1.next-order", paper="000", source="Lemma A.1 (our refinement; not in seed 000)",
+@claim(id="000.lemA.1.next-order", paper="000", source="Lemma A.1 (our refinement; not in Takagi-Liew 2026)",
        kind="refinement",
        statement=r"\frac{\delta_{\mathsf{GM}}}{f_{n,\varepsilon}(\sigma)} = e^{\varepsilon/2}\left(1 - "
                  r"\left(3+\tfrac{\varepsilon^2}{8}\right)a^{-2} + O(a^{-4})\right)", section="App. A.1")

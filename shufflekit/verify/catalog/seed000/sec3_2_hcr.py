@@ -1,4 +1,4 @@
-r"""Seed 000, Sec. 3.2: the Hammersley-Chapman-Robbins bound (Thm 3.3) and the reduction of Lemma 3.1."""
+r"""Takagi-Liew 2026, Sec. 3.2: the Hammersley-Chapman-Robbins bound (Thm 3.3) and the reduction of Lemma 3.1."""
 from __future__ import annotations
 
 import mpmath as mp

@@ -1,4 +1,4 @@
-r"""Seed 000, Sec. 3.3: PrivUnit (Prop. 3.5) and randomized response (Prop. 3.6)."""
+r"""Takagi-Liew 2026, Sec. 3.3: PrivUnit (Prop. 3.5) and randomized response (Prop. 3.6)."""
 from __future__ import annotations
 
 import mpmath as mp

@@ -1,4 +1,4 @@
-r"""Seed 000, Sec. 4.2 and App. A.6: the blanket-mixture Gaussian (BMG) and Thm 4.1."""
+r"""Takagi-Liew 2026, Sec. 4.2 and App. A.6: the blanket-mixture Gaussian (BMG) and Thm 4.1."""
 from __future__ import annotations
 
 import mpmath as mp

@@ -1,4 +1,4 @@
-r"""Seed 000, Sec. 4.3 and App. A.8: the Gaussian local randomizer (Prop. 4.2)."""
+r"""Takagi-Liew 2026, Sec. 4.3 and App. A.8: the Gaussian local randomizer (Prop. 4.2)."""
 from __future__ import annotations
 
 import mpmath as mp

@@ -1,1 +1,1 @@
-"""Claims of seed 001 (Shvets), one module per section or table."""
+"""Claims of Shvets 2026 (Shvets), one module per section or table."""

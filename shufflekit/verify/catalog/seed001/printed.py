@@ -1,4 +1,4 @@
-r"""Values printed in seed 001 (tables and displayed coefficients), kept as data."""
+r"""Values printed in Shvets 2026 (tables and displayed coefficients), kept as data."""
 from __future__ import annotations
 
 import sympy as sp

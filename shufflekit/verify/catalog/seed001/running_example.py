@@ -1,4 +1,4 @@
-r"""The running example of seed 001 (the Table 3 channel, pi = 0.3) and exact computations on it.
+r"""The running example of Shvets 2026 (the Table 3 channel, pi = 0.3) and exact computations on it.
 
 Every check re-derives the statement (sympy, :mod:`shufflekit.symbolic.fixed_composition`,
 :mod:`shufflekit.symbolic.multi_message`) or recomputes it exactly
@@ -84,7 +84,7 @@ def latex_percent(text: str) -> str:
 
 def centred_histogram_law(n: int, k: int):
     """The shuffled pair at (n, k), its output histograms as floats, and their mean
-    E N = (n - k) W0 + k W1 (seed 001, Sec. 5)."""
+    E N = (n - k) W0 + k W1 (Shvets 2026, Sec. 5)."""
     pair = shuffled_pair_at(n, k)
     return pair, pair.histograms().astype(float), (n - k) * W0F + k * W1F
 
@@ -92,13 +92,13 @@ def centred_histogram_law(n: int, k: int):
 def mixture_covariance(pi: float) -> np.ndarray:
     r"""Covariance of one user's one-hot output in the mixture at weight ``pi``:
     :math:`\Sigma_\pi = (1-\pi)(\mathrm{diag}W_0 - W_0W_0^T) + \pi(\mathrm{diag}W_1 - W_1W_1^T)`
-    (seed 001, Sec. 5)."""
+    (Shvets 2026, Sec. 5)."""
     return (1 - pi) * (np.diag(W0F) - np.outer(W0F, W0F)) + pi * (np.diag(W1F) - np.outer(W1F, W1F))
 
 
 def score_direction(pi: float) -> np.ndarray:
     r"""The linear score :math:`s` with :math:`\Sigma_\pi s = W_1 - W_0 + c\mathbf 1` and
-    :math:`\mathbf 1^T s = 0` (the bordered system; seed 001, Sec. 5)."""
+    :math:`\mathbf 1^T s = 0` (the bordered system; Shvets 2026, Sec. 5)."""
     d = len(W0F)
     border = np.zeros((d + 1, d + 1))
     border[:d, :d] = mixture_covariance(pi)
@@ -127,12 +127,12 @@ def residuals(n: int):
 
 def residual_order(ctx, key: str, power: float, tol: float, what: str):
     """Check that the exact moment ``residuals(n)[key]`` of the running example decays like
-    n^power over :func:`n_grid` (seed 001, Prop. 5.4 and Thm 7.1)."""
+    n^power over :func:`n_grid` (Shvets 2026, Prop. 5.4 and Thm 7.1)."""
     return checks.remainder_order(lambda n: residuals(n)[key], n_grid(ctx), power, tol=tol, what=what)
 
 
 def jsd_leading_remainder(n: int) -> float:
-    r"""JSD(T_{n,k} || T_{n,k+1}) - I_{k/n} / (8n) at k = round(0.3 n) (seed 001, Thm 6.4)."""
+    r"""JSD(T_{n,k} || T_{n,k+1}) - I_{k/n} / (8n) at k = round(0.3 n) (Shvets 2026, Thm 6.4)."""
     k = composition_k(n)
     return shuffled_pair_at(n, k).jsd() - fisher_at(sp.Rational(k, n)) / (8 * n)
 

@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 10: the randomized-response boundary regime."""
+r"""Shvets 2026, Sec. 10: the randomized-response boundary regime."""
 from __future__ import annotations
 
 import sympy as sp

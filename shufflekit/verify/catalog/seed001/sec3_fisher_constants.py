@@ -1,4 +1,4 @@
-r"""Seed 001, Secs. 1.4 and 3: the Fisher constants I_pi, I_mix and their endpoints."""
+r"""Shvets 2026, Secs. 1.4 and 3: the Fisher constants I_pi, I_mix and their endpoints."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 4: exact identities of the likelihood ratio (by enumeration)."""
+r"""Shvets 2026, Sec. 4: exact identities of the likelihood ratio (by enumeration)."""
 from __future__ import annotations
 
 import sympy as sp

@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 5: the linearization residuals and their orders."""
+r"""Shvets 2026, Sec. 5: the linearization residuals and their orders."""
 from __future__ import annotations
 
 import numpy as np

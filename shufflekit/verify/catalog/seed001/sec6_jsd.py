@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 6: the Jensen-Shannon expansions (Lemma 6.1, Thms 6.2-6.5)."""
+r"""Shvets 2026, Sec. 6: the Jensen-Shannon expansions (Lemma 6.1, Thms 6.2-6.5)."""
 from __future__ import annotations
 
 import numpy as np

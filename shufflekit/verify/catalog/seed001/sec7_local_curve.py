@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 7: the privacy loss and the local privacy curve (Thm 7.1-7.3, Cor. 7.4-7.5)."""
+r"""Shvets 2026, Sec. 7: the privacy loss and the local privacy curve (Thm 7.1-7.3, Cor. 7.4-7.5)."""
 from __future__ import annotations
 
 import math

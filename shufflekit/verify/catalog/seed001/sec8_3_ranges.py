@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 8.3: the ranges printed after Table 3 and the binary-output formula."""
+r"""Shvets 2026, Sec. 8.3: the ranges printed after Table 3 and the binary-output formula."""
 from __future__ import annotations
 
 from functools import lru_cache

@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 8: finite-n comparisons."""
+r"""Shvets 2026, Sec. 8: finite-n comparisons."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-r"""Seed 001, Sec. 9: multi-message (bundled / unbundled) shuffling."""
+r"""Shvets 2026, Sec. 9: multi-message (bundled / unbundled) shuffling."""
 from __future__ import annotations
 
 from shufflekit.symbolic import multi_message as MM

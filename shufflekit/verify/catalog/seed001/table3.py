@@ -1,4 +1,4 @@
-r"""Seed 001, Table 3: I_pi, chi^2, I_mix and the mixture underestimate at four compositions."""
+r"""Shvets 2026, Table 3: I_pi, chi^2, I_mix and the mixture underestimate at four compositions."""
 from __future__ import annotations
 
 from shufflekit.symbolic import fixed_composition as F

@@ -1,4 +1,4 @@
-r"""Seed 001, Table 4: 8n JSD at pi = 0.3 and its relative gaps."""
+r"""Shvets 2026, Table 4: 8n JSD at pi = 0.3 and its relative gaps."""
 from __future__ import annotations
 
 from shufflekit.verify import checks

@@ -1,4 +1,4 @@
-r"""Seed 001, Table 5: the local privacy curve at pi = 0.3, n = 800."""
+r"""Shvets 2026, Table 5: the local privacy curve at pi = 0.3, n = 800."""
 from __future__ import annotations
 
 import math

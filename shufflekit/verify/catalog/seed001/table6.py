@@ -1,4 +1,4 @@
-r"""Seed 001, Table 6: exact epsilon of binary RR against the mechanism-wide bounds."""
+r"""Shvets 2026, Table 6: exact epsilon of binary RR against the mechanism-wide bounds."""
 from __future__ import annotations
 
 import math

@@ -1,1 +1,1 @@
-"""Claims of seed 002 (Su-Cheng-Wang), one module per section or table."""
+"""Claims of Su-Cheng-Wang 2026 (Su-Cheng-Wang), one module per section or table."""

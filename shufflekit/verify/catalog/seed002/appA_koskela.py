@@ -1,4 +1,4 @@
-r"""Seed 002, Appendix A: the correction of Koskela et al."""
+r"""Su-Cheng-Wang 2026, Appendix A: the correction of Koskela et al."""
 from __future__ import annotations
 
 import math
@@ -31,7 +31,7 @@ def _koskela_laws(n: int, k: int, eps0: float):
 
 def _corrected_law(n: int, k: int, eps0: float, offset: int) -> dict:
     """Law of (N0, N1) with N ~ Bin(n-1, gamma), N0 - 1 ~ Bin(N, 1/k) and
-    N1 | N0 ~ Bin(N - N0 + offset, 1/(k-1)) (offset 0 as printed in seed 002, App. A)."""
+    N1 | N0 ~ Bin(N - N0 + offset, 1/(k-1)) (offset 0 as printed in Su-Cheng-Wang 2026, App. A)."""
     gam = k / (math.exp(eps0) + k - 1)
     law: dict = {}
     for N in range(n):

@@ -1,7 +1,7 @@
-r"""What the certified accountants establish (seed 002, Theorems 4 and 5, in ball arithmetic).
+r"""What the certified accountants establish (Su-Cheng-Wang 2026, Theorems 4 and 5, in ball arithmetic).
 
 Each check recomputes certified enclosures through the accountant registry: the blanket
-bound (seed 002, Thm 4) is a proven upper bound on epsilon(delta) over all replace-one pairs,
+bound (Su-Cheng-Wang 2026, Thm 4) is a proven upper bound on epsilon(delta) over all replace-one pairs,
 the Theorem 5 value a proven lower bound, so the true epsilon of the shuffled mechanism lies
 in ``[lower, upper]``; the width of that sandwich is what the claims measure.
 """

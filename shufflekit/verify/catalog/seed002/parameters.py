@@ -1,4 +1,4 @@
-r"""Symbols and random examples shared by the seed 002 claims."""
+r"""Symbols and random examples shared by Su-Cheng-Wang 2026 claims."""
 from __future__ import annotations
 
 import numpy as np

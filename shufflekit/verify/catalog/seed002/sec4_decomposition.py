@@ -1,4 +1,4 @@
-r"""Seed 002, Sec. 4: the decomposition theorems (Thm 3, Example 4.0)."""
+r"""Su-Cheng-Wang 2026, Sec. 4: the decomposition theorems (Thm 3, Example 4.0)."""
 from __future__ import annotations
 
 import numpy as np

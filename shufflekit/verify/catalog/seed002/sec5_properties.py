@@ -1,4 +1,4 @@
-r"""Seed 002, Sec. 5: properties of the decomposition, the Thm 4 / Thm 5 sandwich and the error analysis."""
+r"""Su-Cheng-Wang 2026, Sec. 5: properties of the decomposition, the Thm 4 / Thm 5 sandwich and the error analysis."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-r"""Seed 002, Sec. 6: the product blanket."""
+r"""Su-Cheng-Wang 2026, Sec. 6: the product blanket."""
 from __future__ import annotations
 
 import sympy as sp

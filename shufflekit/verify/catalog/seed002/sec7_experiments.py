@@ -1,4 +1,4 @@
-r"""Seed 002, Sec. 7: the experiments (joint composition, upper vs lower)."""
+r"""Su-Cheng-Wang 2026, Sec. 7: the experiments (joint composition, upper vs lower)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-r"""Seed 002, Sec. 5.2 and Table 1: the decomposition atoms of five frequency oracles."""
+r"""Su-Cheng-Wang 2026, Sec. 5.2 and Table 1: the decomposition atoms of five frequency oracles."""
 from __future__ import annotations
 
 import math

@@ -1,1 +1,1 @@
-"""Claims of seed 003 (summary of the Shvets series), one module per section or table."""
+"""Claims of the Shvets summary (summary of the Shvets series), one module per section or table."""

@@ -1,4 +1,4 @@
-r"""Seed 003, Sec. 2: the mechanisms of the summary."""
+r"""The Shvets summary, Sec. 2: the mechanisms of the summary."""
 from __future__ import annotations
 
 import numpy as np

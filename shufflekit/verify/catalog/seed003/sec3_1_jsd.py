@@ -1,4 +1,4 @@
-r"""Seed 003, Sec. 3.1: the JSD expansions."""
+r"""The Shvets summary, Sec. 3.1: the JSD expansions."""
 from __future__ import annotations
 
 from shufflekit.symbolic import fixed_composition as F

@@ -1,4 +1,4 @@
-r"""Seed 003, Sec. 3.2: distance to the Gaussian (GDP) curve."""
+r"""The Shvets summary, Sec. 3.2: distance to the Gaussian (GDP) curve."""
 from __future__ import annotations
 
 import math
@@ -29,7 +29,7 @@ def check_003_3_2_gdp_rate(ctx):
                    for e in np.linspace(0, 5 * mu, 26))
     out = checks.remainder_order(gap, n_grid(ctx), -0.5, tol=0.1, what="sup-distance of the two-sided curve to GDP")
     if out.verdict == "confirmed":
-        return confirmed(out.evidence + " (true but weak: both curves are themselves O(n^-1/2); seed 001 "
+        return confirmed(out.evidence + " (true but weak: both curves are themselves O(n^-1/2); Shvets 2026 "
                          "Sec. 7.3 replaces it by the O(1/n) local statement)", **out.values)
     return out
 
@@ -38,5 +38,5 @@ def check_003_3_2_gdp_rate(ctx):
        statement=r"\text{Le Cam distance to the Gaussian shift experiment is } O(n^{-1/2})",
        expected="not-checkable", section="003 Sec. 3.2")
 def check_003_3_2_le_cam(ctx):
-    return not_checkable("no constant or computable bound is given; seed 001 (journal version) withdraws the "
+    return not_checkable("no constant or computable bound is given; Shvets 2026 (journal version) withdraws the "
                          "Le Cam equivalence claim (Sec. 1.1)")

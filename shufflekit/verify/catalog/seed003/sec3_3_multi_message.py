@@ -1,4 +1,4 @@
-r"""Seed 003, Sec. 3.3: bundled versus unbundled multi-message shuffling."""
+r"""The Shvets summary, Sec. 3.3: bundled versus unbundled multi-message shuffling."""
 from __future__ import annotations
 
 import math
@@ -60,7 +60,7 @@ def _bundled_vs_unbundled(n: int, m: int, eps_grid: tuple) -> list:
        expected="imprecise", section="003 Sec. 3.3")
 def check_003_3_3_unbundled_dominates(ctx):
     """The statement has two parts of different standing: at leading order (the Gaussian parameters
-    (1+chi^2)^m - 1 > m chi^2) it is derived; at finite n it is what seed 001 (Secs. 9.3, 11) lists
+    (1+chi^2)^m - 1 > m chi^2) it is derived; at finite n it is what Shvets 2026 (Secs. 9.3, 11) lists
     as open.  Verdict: refuted when either part fails on the computed values; imprecise when both
     hold (true where computed, but stated beyond what is proved); never fixed in advance."""
     unbundled_smaller = printed(True, "unbundled delta <= bundled delta")
@@ -77,5 +77,5 @@ def check_003_3_3_unbundled_dominates(ctx):
                        f"eps0=1, n=40, m={m}: {table}", **values)
     return imprecise(f"leading order derived: (1+chi^2)^2 - 1 - 2 chi^2 = {sp.sstr(lead.result)} > 0; "
                      f"exact curves (binary RR eps0=1, n=40, m={m}) agree at every tested eps: {table}; "
-                     f"finite-n dominance in general is not proved (seed 001, Secs. 9.3 and 11)",
+                     f"finite-n dominance in general is not proved (Shvets 2026, Secs. 9.3 and 11)",
                      **values)

@@ -1,4 +1,4 @@
-r"""Seed 003, Sec. 3.4: the boundary regime a_n = e^{eps0}/n."""
+r"""The Shvets summary, Sec. 3.4: the boundary regime a_n = e^{eps0}/n."""
 from __future__ import annotations
 
 import sympy as sp

@@ -1,4 +1,4 @@
-r"""Seed 003, Sec. 3.5: frequency estimation."""
+r"""The Shvets summary, Sec. 3.5: frequency estimation."""
 from __future__ import annotations
 
 from shufflekit.verify.claims import claim, not_checkable
