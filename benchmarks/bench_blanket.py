@@ -69,7 +69,7 @@ def _speed_rows(quick: bool) -> list[dict]:
 
 def fresh_tables() -> None:
     """Forget the exact method's pooled tables and depth hints (a cold start)."""
-    from shufflekit.numeric import positive_part
+    from shufflekit.numeric.kernels import positive_part
 
     positive_part._ROWS.clear()
     positive_part._BITS_HINT.clear()

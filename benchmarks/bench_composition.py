@@ -17,11 +17,11 @@ from measure import timed
 
 from shufflekit.mechanisms import make
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition import (ComposedAccountant, composed_accountant,
+from shufflekit.numeric.composition.fixed import (ComposedAccountant, composed_accountant,
                                             exact_pair_lower, self_compose)
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.dominating_pair import dominating_pair, hull_pmf
-from shufflekit.numeric.histogram import binary_pair
+from shufflekit.numeric.composition.dominating_pair import dominating_pair, hull_pmf
+from shufflekit.numeric.methods.histogram import binary_pair
 
 
 def krr_thousand_rounds(T: int) -> float:

@@ -11,7 +11,8 @@ import mpmath as mp
 from measure import timed
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric import bmg_design, gaussian
+from shufflekit.numeric.design import bmg_design
+from shufflekit.numeric.methods import gaussian
 from shufflekit.numeric.accountant import accountant
 
 
@@ -28,7 +29,7 @@ def run(quick: bool) -> list[dict]:
     # accountants) and deriving BMG's law of l_eps symbolically (cached per mechanism)
     def setup():
         from shufflekit.numeric.accountant import methods
-        from shufflekit.numeric.bmg_blanket import law_functions, worst_radius
+        from shufflekit.numeric.methods.bmg_blanket import law_functions, worst_radius
 
         methods()
         worst_radius(mech)

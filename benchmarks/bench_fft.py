@@ -43,7 +43,7 @@ def previous_delta(mech, n: int, eps: float) -> tuple[str, float]:
     """Delta certified by the previous FFT at eps (worst law), with its time."""
     from previous_fft import previous_blanket_delta_fft, previous_default_grid
 
-    from shufflekit.numeric.gparv_law import numeric_eps0, ratio_laws
+    from shufflekit.numeric.kernels.gparv_law import numeric_eps0, ratio_laws
 
     l = previous_default_grid(numeric_eps0(mech))
     t0 = time.perf_counter()
@@ -87,7 +87,7 @@ def section_krr(quick: bool) -> list[dict]:
 def section_oracles(quick: bool) -> list[dict]:
     from shufflekit.mechanisms import make
     from shufflekit.numeric.accountant import accountant
-    from shufflekit.numeric.lower import LowerAccountant
+    from shufflekit.numeric.methods.lower import LowerAccountant
 
     n, delta = 10**5, 1e-8
     rows = []

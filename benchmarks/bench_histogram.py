@@ -12,7 +12,7 @@ import math
 import time
 import tracemalloc
 
-from shufflekit.numeric import histogram as H
+from shufflekit.numeric.methods import histogram as H
 
 
 def _measure(fn):

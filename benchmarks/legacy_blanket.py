@@ -17,8 +17,8 @@ from typing import Sequence
 import numpy as np
 from scipy import stats
 
-from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
-from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair,  # noqa: F401
+from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft, default_grid
+from shufflekit.numeric.kernels.gparv_law import (law_atoms, law_of_pair,  # noqa: F401
                                           numeric_eps0, ratio_laws)
 from shufflekit.errors import CannotCertify
 from shufflekit.numeric.accountant import PrivacyProfile

@@ -2,7 +2,7 @@ r"""Mutation testing of the certified numeric modules: would a test notice a wro
 
 Usage (from the repository root)::
 
-    python -m benchmarks.mutation [--module shufflekit/numeric/blanket_fft.py ...]
+    python -m benchmarks.mutation [--module shufflekit/numeric/methods/blanket_fft.py ...]
                                   [--budget-only] [--root DIR] [--mode fork|file]
                                   [--sample N] [--seed S] [--jobs J] [--timeout SECONDS]
                                   [--only FILE:LINE[:TEXT] ...] [--match TEXT ...]
@@ -37,7 +37,7 @@ Two ways to run a mutant:
 Prints one kill-rate table per module and lists every survivor as ``file:line  mutation``.
 To re-run one survivor, select it with ``--only FILE:LINE`` (every mutant on that line; the
 filter applies before ``--sample``) or ``--only FILE:LINE:TEXT`` (those whose description
-contains ``TEXT``), e.g. ``--only "shufflekit/numeric/lower.py:164:<="``; ``--match TEXT``
+contains ``TEXT``), e.g. ``--only "shufflekit/numeric/methods/lower.py:164:<="``; ``--match TEXT``
 keeps, of the selected mutants, those whose description contains one of its pieces.
 """
 from __future__ import annotations
@@ -57,44 +57,44 @@ from pathlib import Path
 #: module -> the test files that guard it, fast ones only (each runs in seconds to about half
 #: a minute; slow-marked tests are deselected); budget and unit tests first: they kill fastest
 TEST_MAP: dict[str, list[str]] = {
-    "shufflekit/numeric/directed_rounding.py": ["tests/numeric/test_directed_rounding.py",
+    "shufflekit/numeric/kernels/directed_rounding.py": ["tests/numeric/test_directed_rounding.py",
                                                 "tests/numeric/test_directed_rounding_mutants.py"],
-    "shufflekit/numeric/caller_state.py": ["tests/numeric/test_caller_state.py"],
+    "shufflekit/numeric/kernels/caller_state.py": ["tests/numeric/test_caller_state.py"],
     "shufflekit/numeric/accountant.py": ["tests/numeric/test_accountant_contract_core.py",
                                          "tests/numeric/test_caller_state.py"],
-    "shufflekit/numeric/blanket_fft.py": ["tests/numeric/test_budget_blanket_fft.py",
+    "shufflekit/numeric/methods/blanket_fft.py": ["tests/numeric/test_budget_blanket_fft.py",
                                           "tests/numeric/test_blanket_fft_mutants.py",
                                           "tests/numeric/test_blanket_fft.py"],
-    "shufflekit/numeric/gparv_law.py": ["tests/numeric/test_budget_gparv_law.py",
+    "shufflekit/numeric/kernels/gparv_law.py": ["tests/numeric/test_budget_gparv_law.py",
                                         "tests/numeric/test_gparv_law_mutants.py",
                                         "tests/numeric/test_blanket_fft.py",
                                         "tests/numeric/test_blanket.py"],
-    "shufflekit/numeric/radix2_fft.py": ["tests/numeric/test_budget_radix2_fft.py",
+    "shufflekit/numeric/kernels/radix2_fft.py": ["tests/numeric/test_budget_radix2_fft.py",
                                          "tests/numeric/test_radix2_fft.py",
                                          "tests/numeric/test_composition.py"],
-    "shufflekit/numeric/composition.py": ["tests/numeric/test_budget_composition.py",
+    "shufflekit/numeric/composition/fixed.py": ["tests/numeric/test_budget_composition.py",
                                           "tests/numeric/test_composition_mutants.py",
                                           "tests/numeric/test_composition.py"],
-    "shufflekit/numeric/dominating_pair.py": ["tests/numeric/test_budget_dominating_pair.py",
+    "shufflekit/numeric/composition/dominating_pair.py": ["tests/numeric/test_budget_dominating_pair.py",
                                               "tests/numeric/test_dominating_pair_mutants.py",
                                               "tests/numeric/test_dominating_pair.py"],
-    "shufflekit/numeric/positive_part.py": ["tests/numeric/test_budget_positive_part.py",
+    "shufflekit/numeric/kernels/positive_part.py": ["tests/numeric/test_budget_positive_part.py",
                                             "tests/numeric/test_positive_part_mutants.py",
                                             "tests/numeric/test_positive_part_edges.py",
                                             "tests/numeric/test_positive_part_anchored.py",
                                             "tests/numeric/test_blanket.py"],
-    "shufflekit/numeric/lower.py": ["tests/numeric/test_lower_mutants.py",
+    "shufflekit/numeric/methods/lower.py": ["tests/numeric/test_lower_mutants.py",
                                     "tests/numeric/test_lower.py"],
     "shufflekit/numeric/bound.py": ["tests/numeric/test_bound.py"],
-    "shufflekit/numeric/blanket.py": ["tests/numeric/test_blanket_mutants.py",
+    "shufflekit/numeric/methods/blanket.py": ["tests/numeric/test_blanket_mutants.py",
                                       "tests/numeric/test_blanket.py"],
-    "shufflekit/numeric/lognormal_lattice.py": ["tests/numeric/test_continuous.py"],
-    "shufflekit/numeric/bmg_blanket.py": ["tests/numeric/test_continuous.py"],
+    "shufflekit/numeric/kernels/lognormal_lattice.py": ["tests/numeric/test_continuous.py"],
+    "shufflekit/numeric/methods/bmg_blanket.py": ["tests/numeric/test_continuous.py"],
 }
 
 #: functions left out of the mutation run, with the reason
 EXCLUDED: dict[str, dict[str, str]] = {
-    "shufflekit/numeric/blanket_fft.py": {
+    "shufflekit/numeric/methods/blanket_fft.py": {
         "blanket_delta_plain_fft": "the uncertified comparison implementation (docstring)",
     },
 }
@@ -115,83 +115,83 @@ class BudgetTerm:
 #: the proven error-budget terms of the certified modules (each set to 0 and divided by 10)
 BUDGET_TERMS: list[BudgetTerm] = [
     # blanket_fft.py: lattice remainder, periodisation, left-out frequencies, float errors
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "modulus_bounds",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "modulus_bounds",
                "dropped * math.exp(floor) * (1 + LOG_PAD)", "left-out frequencies (tail)"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "modulus_bounds",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "modulus_bounds",
                "math.sqrt(2) * g_r2 * np.sum((1 + ew) * (cabs + eC))",
                "inner-product round-off of phi"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "modulus_bounds",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "modulus_bounds",
                "np.sum((1 + ew) * eC + ew * (qf + qerr))", "root and weight errors of phi"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "lattice_expectation",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_expectation",
                ("2 * rest * float(h0.upper()) * (1 + 4 * UNIT)",
                 "2 * rest * float_up(h0) * (1 + 4 * UNIT)"),
                "left-out frequencies in the Parseval sum"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "lattice_expectation",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_expectation",
                "_chernoff_shift(law.d, law.q, n, c)", "lattice remainder (rounding shift)"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "lattice_expectation",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_expectation",
                "(2 / (arb(1).exp() * tA)) * (-(tl * (a + N)) / 2).exp() / "
                "(1 - (-(tl * N) / 2).exp())", "periodisation (wrapped copies, lower end)"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "lattice_delta",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_delta",
                "prob_rel_err * (1.0 + (1.0 / q0 if q0 > 0 else 0.0))",
                "relative error of the float weights"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "root_table",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "root_table",
                "(2 * err + err * err + math.sqrt(2) * g2 * (1 + err) ** 2) * (1 + 4 * UNIT)",
                "root-of-unity product error"),
-    BudgetTerm("shufflekit/numeric/blanket_fft.py", "direct_expectation",
+    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "direct_expectation",
                "arb(gam(2 * r))", "direct convolution round-off"),
     # gparv_law.py
-    BudgetTerm("shufflekit/numeric/gparv_law.py", "RatioLaw.gparv",
+    BudgetTerm("shufflekit/numeric/kernels/gparv_law.py", "RatioLaw.gparv",
                "8 * UNIT * (np.abs(self.alpha) + e * np.abs(self.beta))",
                "float margin of every GPARV atom"),
     # radix2_fft.py
-    BudgetTerm("shufflekit/numeric/radix2_fft.py", "fft_convolution_error",
+    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "fft_convolution_error",
                "sqrt_up(Fraction(L)) * c2", "radix-2 convolution round-off"),
-    BudgetTerm("shufflekit/numeric/radix2_fft.py", "dft_error_terms",
+    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "dft_error_terms",
                "(1 + beta) ** t - 1", "radix-2 transform relative error eta_t"),
-    BudgetTerm("shufflekit/numeric/radix2_fft.py", "fft_convolution_error",
+    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "fft_convolution_error",
                "E", "pointwise product error E"),
-    BudgetTerm("shufflekit/numeric/radix2_fft.py", "direct_convolution_error",
+    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "direct_convolution_error",
                "gK * Fraction(a1) * Fraction(b1)", "direct convolution round-off"),
-    BudgetTerm("shufflekit/numeric/radix2_fft.py", "sum_up",
+    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "sum_up",
                "s * (1 + (x.size + 2) * UNIT)", "summation pad of an l1 norm"),
     # composition.py
-    BudgetTerm("shufflekit/numeric/composition.py", "convolve",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
                "pa + pb", "infinite mass of a convolution"),
-    BudgetTerm("shufflekit/numeric/composition.py", "convolve",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
                "pa * pb", "gap of the infinite mass", nth=1),
-    BudgetTerm("shufflekit/numeric/composition.py", "convolve",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
                "a.error * max(b1, 1.0)", "propagated error of the first law"),
-    BudgetTerm("shufflekit/numeric/composition.py", "convolve",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
                "(max(a1, 1.0) + a.error) * b.error", "propagated error of the second law"),
-    BudgetTerm("shufflekit/numeric/composition.py", "convolve",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
                "e_fft", "FFT round-off of a convolution"),
-    BudgetTerm("shufflekit/numeric/composition.py", "pair_loss_pmf",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "pair_loss_pmf",
                "rel_err * float(np.sum(p[fin])) * 1.01", "mass error of an exact pair"),
-    BudgetTerm("shufflekit/numeric/composition.py", "pair_loss_pmf",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "pair_loss_pmf",
                "4 * rel_err", "loss shift of an exact pair"),
-    BudgetTerm("shufflekit/numeric/composition.py", "trim",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "trim",
                "(f.size - hi + 4) * UNIT * (moved + new_inf)", "round-off of a moved upper tail",
                tenth="the merge term 4 u kept[0] > 4 u cut >= 4 u moved always comes with it "
                      "and covers all but 0.09 of the largest loss (6 u moved, 7 cells)"),
-    BudgetTerm("shufflekit/numeric/composition.py", "trim",
+    BudgetTerm("shufflekit/numeric/composition/fixed.py", "trim",
                "(lo + 4) * UNIT * kept[0]", "round-off of a merged lower tail"),
     # dominating_pair.py
-    BudgetTerm("shufflekit/numeric/dominating_pair.py", "hull_pmf",
+    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "hull_pmf",
                "(hi - lo) * 0.5 + 2 * UNIT * abs(mid) + 2 * UNIT * max(abs(lo), abs(hi))",
                "float conversion of the hull masses"),
-    BudgetTerm("shufflekit/numeric/dominating_pair.py", "PrivacyLossPmf.delta",
+    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "PrivacyLossPmf.delta",
                "(tail.size + 8) * UNIT * value * 1.01", "round-off of a curve value"),
-    BudgetTerm("shufflekit/numeric/dominating_pair.py", "profile_points",
+    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "profile_points",
                "1e-12 * eps_max", "grid margin at eps0"),
-    BudgetTerm("shufflekit/numeric/dominating_pair.py", "profile_points",
+    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "profile_points",
                "round_up(2 * margin)", "delta bound inside the eps0 margin"),
     # positive_part.py
-    BudgetTerm("shufflekit/numeric/positive_part.py", "growth",
+    BudgetTerm("shufflekit/numeric/kernels/positive_part.py", "growth",
                "x * math.exp(x) * (1 + 1e-10)", "anchored-row growth of the recurrence error"),
-    BudgetTerm("shufflekit/numeric/positive_part.py", "_evaluate",
+    BudgetTerm("shufflekit/numeric/kernels/positive_part.py", "_evaluate",
                "edge_v * D * deep_r / (1 - deep_r) ** 2 * (1 + 1e-9) * (1 + kap)",
                "deep-side tail budget of a window"),
-    BudgetTerm("shufflekit/numeric/positive_part.py", "bernstein_excess",
+    BudgetTerm("shufflekit/numeric/kernels/positive_part.py", "bernstein_excess",
                "np.exp(-f) / fprime * (1 + 1e-6)",
                "Bernstein settling bound"),
 ]

@@ -1,7 +1,7 @@
 """The FFT blanket bound as it was before the relative-error rewrite (comparison only).
 
 Kept so that ``bench_fft.py`` can run the previous method side by side with the current one
-(``shufflekit.numeric.blanket_fft``) on the same tasks.  Its error is absolute: atoms rounded
+(``shufflekit.numeric.methods.blanket_fft``) on the same tasks.  Its error is absolute: atoms rounded
 up to ``l Z`` on a Bernstein window, one numpy FFT, and a round-off budget from a normwise FFT
 error bound propagated through the n-th power.  Not used by the package.
 """
@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from shufflekit.errors import CannotCertify
-from shufflekit.numeric.gparv_law import UNIT
+from shufflekit.numeric.kernels.gparv_law import UNIT
 from shufflekit.validation import check_n
 
 LOG_TAIL = 60.0                 # tails dropped only below e^-60 (Bernstein)

@@ -22,11 +22,11 @@
 #
 # * the shuffled blanket-mixed Gaussian mechanism BMG$(\gamma, \sigma_0)$ is accounted with the
 #   **certified** blanket bound of App. C (method `bmg-blanket`,
-#   `shufflekit.numeric.bmg_blanket`), worst over both orders of the zero-out pair: each
+#   `shufflekit.numeric.methods.bmg_blanket`), worst over both orders of the zero-out pair: each
 #   $\delta(\varepsilon)$ is an upper bound with every truncation, lattice and round-off error
 #   added on the safe side, and each $\varepsilon(\delta)$ is rounded up;
 # * the central Gaussian mechanism GM$(\sigma)$ (sensitivity $1/n$) has its exact profile
-#   (`shufflekit.numeric.gaussian`);
+#   (`shufflekit.numeric.methods.gaussian`);
 # * the Gaussian local randomizer ($\gamma = 0$) has **no** certificate: its curve is the template
 #   $f_{n,\varepsilon}(\chi_{\rm chua})$ of Sec. 4.3, which rests on an open conjecture of
 #   Chua et al. and drops a $(1+o(1))$ factor.  It is drawn dashed and labelled *asymptotic*;
@@ -49,9 +49,10 @@ from scipy.optimize import brentq, minimize_scalar
 from paperfig import QUICK, plt, save
 from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
-from shufflekit.numeric import bmg_design as D
-from shufflekit.numeric import bmg_blanket, shuffle_template
-from shufflekit.numeric import gaussian as G
+from shufflekit.numeric.design import bmg_design as D
+from shufflekit.numeric.methods import bmg_blanket
+from shufflekit.numeric.methods import shuffle_template
+from shufflekit.numeric.methods import gaussian as G
 from shufflekit.symbolic import bmg as SB
 from shufflekit.symbolic import gaussian_local as SGL
 from shufflekit.symbolic import randomized_response as SRR

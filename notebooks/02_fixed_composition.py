@@ -24,8 +24,8 @@
 # * the constants $I_\pi = v^\top\Sigma_\pi^+v$ and $I^{\rm mix}_\pi$ are exact rational
 #   functions of $\pi$ derived by sympy (`shufflekit.symbolic.fixed_composition`);
 # * JSD, privacy curves and $\varepsilon(\delta)$ come from the exact histogram laws
-#   $T_{n,k}, T_{n,k+1}$ (`shufflekit.numeric.histogram`, a dynamic program over all histograms);
-# * the mechanism-wide bounds of Table 6 come from `shufflekit.numeric.baselines`.
+#   $T_{n,k}, T_{n,k+1}$ (`shufflekit.numeric.methods.histogram`, a dynamic program over all histograms);
+# * the mechanism-wide bounds of Table 6 come from `shufflekit.numeric.methods.baselines`.
 #
 # The paper's printed values are read as data from the claim catalog
 # (`shufflekit.verify.catalog.seed001.printed`, the values `shufflekit verify` checks), as the values to
@@ -40,9 +40,9 @@ import sympy as sp
 
 from paperfig import QUICK, plt, save, show
 from shufflekit.mechanisms import randomized_response
-from shufflekit.numeric import baselines
-from shufflekit.numeric import histogram as H
-from shufflekit.numeric.gaussian import gdp_delta
+from shufflekit.numeric.methods import baselines
+from shufflekit.numeric.methods import histogram as H
+from shufflekit.numeric.methods.gaussian import gdp_delta
 from shufflekit.symbolic import fixed_composition as F
 from shufflekit.symbolic import multi_message as MM
 from shufflekit.verify import checks
@@ -263,7 +263,7 @@ print("printed formula at pi = 0, 1:", float(printed_binary.subs(F.pi, 0)), floa
 # The exact column is the two-sided $\varepsilon$ of the boundary pair $(T_{n,0}, T_{n,1})$
 # (binomial laws, exact positive-part sums, the root located on the piecewise-linear curve and
 # rounded up).  The FMT 2021 (Thm 3.1) and FMT 2023 (Thm 3.2, within the erratum's class, which
-# contains binary RR) columns come from `shufflekit.numeric.baselines`; the ratios are to our
+# contains binary RR) columns come from `shufflekit.numeric.methods.baselines`; the ratios are to our
 # unrounded exact value.
 
 # %%
@@ -303,7 +303,7 @@ show("Blanket bounds of Balle et al., Sec. 5, with the exact blanket of binary R
 # %% [markdown]
 # The exact and both FMT columns are reproduced to every printed digit, and so are the FMT ratios
 # ($4.3$-$6.9\times$).  The paper obtains its Balle et al. column by numerically inverting
-# **Theorem 5.3** of that work; `shufflekit.numeric.baselines` has no function for that theorem, so
+# **Theorem 5.3** of that work; `shufflekit.numeric.methods.baselines` has no function for that theorem, so
 # the column is left as printed ("n/a") rather than imitated.  What the module does implement are the
 # Hoeffding and Bennett blanket bounds of Balle et al., Sec. 5, evaluated with the *exact* blanket
 # and privacy-amplification variable of binary RR (replace-one neighbours).  They are also

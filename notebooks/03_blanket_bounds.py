@@ -21,16 +21,16 @@
 # unary encoding (OUE), at a low and a large local budget $\varepsilon_0$, it compares
 #
 # * the **blanket upper bound** $\delta_B(\varepsilon) = \tfrac1n\mathbb{E}[(\sum_i G_i)_+]$
-#   (Su-Cheng-Wang 2026, Thm 4) evaluated by the certified *exact* method (`shufflekit.numeric.blanket`)
-#   and by the certified lattice method `blanket-fft` (`shufflekit.numeric.blanket_fft`:
+#   (Su-Cheng-Wang 2026, Thm 4) evaluated by the certified *exact* method (`shufflekit.numeric.methods.blanket`)
+#   and by the certified lattice method `blanket-fft` (`shufflekit.numeric.methods.blanket_fft`:
 #   Algorithm 4's lattice, exponentially tilted, with a relative error); the paper's
 #   Algorithm 4 as printed (grid $l = (e^{\varepsilon_0}-1)/1200$, no error budget) is drawn
 #   for comparison;
 # * the privacy-blanket bounds of Balle et al. with Hoeffding's and Bennett's inequalities,
 #   the numerical standard-clone bound and the closed-form clone bound of Feldman, McMillan and
-#   Talwar (2021) (`shufflekit.numeric.baselines`);
+#   Talwar (2021) (`shufflekit.numeric.methods.baselines`);
 # * the **Theorem 5 lower bound** (exact divergence of the worst dataset pair of the form
-#   $(x^0, z, \dots, z)$ versus $(x^1, z, \dots, z)$, `shufflekit.numeric.lower`);
+#   $(x^0, z, \dots, z)$ versus $(x^1, z, \dots, z)$, `shufflekit.numeric.methods.lower`);
 #
 # and, in a last figure, the joint composition of $m$ copies of 10-RR, each
 # $\varepsilon_0/m$-LDP.
@@ -56,11 +56,11 @@ import sympy as sp
 from paperfig import FIGURES, QUICK, plt, save, show
 from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
-from shufflekit.numeric import baselines as bl
+from shufflekit.numeric.methods import baselines as bl
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.blanket_fft import blanket_delta_plain_fft, default_grid
-from shufflekit.numeric.gparv_law import numeric_eps0, ratio_laws
-from shufflekit.numeric.lower import LowerAccountant
+from shufflekit.numeric.methods.blanket_fft import blanket_delta_plain_fft, default_grid
+from shufflekit.numeric.kernels.gparv_law import numeric_eps0, ratio_laws
+from shufflekit.numeric.methods.lower import LowerAccountant
 from shufflekit.symbolic import gparv as GP
 
 
@@ -447,7 +447,7 @@ print(f"Table 1 derived in {time.perf_counter() - t0:.1f} s")
 # $\varepsilon = 0.3$, as a total variation distance between the two discrete laws:
 
 # %%
-from shufflekit.numeric.gparv_law import ratio_laws  # noqa: E402
+from shufflekit.numeric.kernels.gparv_law import ratio_laws  # noqa: E402
 
 
 def tv_to_printed(name: str, k: int, eps0: float = 1.0, eps: float = 0.3) -> float:

@@ -44,9 +44,9 @@ from paperfig import QUICK, plt, save, show
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition import ComposedAccountant, pair_lower, self_compose
-from shufflekit.numeric.dominating_pair import dominating_pair
-from shufflekit.numeric.histogram import canonical_pair
+from shufflekit.numeric.composition.fixed import ComposedAccountant, pair_lower, self_compose
+from shufflekit.numeric.composition.dominating_pair import dominating_pair
+from shufflekit.numeric.methods.histogram import canonical_pair
 
 K, EPS0, DELTA = 10, 2.0, 1e-6
 N = 300 if QUICK else 1000
@@ -181,9 +181,9 @@ print("saved", *[p.name for p in save(fig, "composition_eps_vs_rounds")])
 # (dominating pair + convolution) and the per-round upper bound (here the blanket bound).
 
 # %%
-from shufflekit.numeric.composition import composed_accountant, exact_pair_lower  # noqa: E402
-from shufflekit.numeric.dominating_pair import hull_pmf  # noqa: E402
-from shufflekit.numeric.histogram import binary_pair  # noqa: E402
+from shufflekit.numeric.composition.fixed import composed_accountant, exact_pair_lower  # noqa: E402
+from shufflekit.numeric.composition.dominating_pair import hull_pmf  # noqa: E402
+from shufflekit.numeric.methods.histogram import binary_pair  # noqa: E402
 
 NB, TB = (2000, 20) if QUICK else (10_000, 100)
 bp = binary_pair(1 / (1 + math.e), math.e / (1 + math.e), NB)
@@ -210,7 +210,7 @@ show(f"binary RR, eps0 = 1, n = {NB}, T = {TB}, delta = {DELTA:g}:\n\n"
 # %%
 from dp_accounting.pld import privacy_loss_distribution as pld  # noqa: E402
 
-from shufflekit.numeric.pld_export import to_dp_accounting  # noqa: E402
+from shufflekit.numeric.export.pld_export import to_dp_accounting  # noqa: E402
 
 round_pld = to_dp_accounting(pair.pmf)
 gauss = pld.from_gaussian_mechanism(5.0, value_discretization_interval=pair.pmf.grid)

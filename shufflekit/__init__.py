@@ -48,9 +48,9 @@ EXPORTS: dict[str, tuple[str, str | None]] = {
     "PrivacyProfile": ("shufflekit.numeric.accountant", "PrivacyProfile"),
     "Bound": ("shufflekit.numeric.bound", "Bound"),
     "Kind": ("shufflekit.numeric.bound", "Kind"),
-    "compose": ("shufflekit.numeric.composition", "compose"),
-    "Round": ("shufflekit.numeric.composition", "Round"),
-    "CentralGaussian": ("shufflekit.numeric.gaussian", "CentralGaussian"),
+    "compose": ("shufflekit.numeric.composition.fixed", "compose"),
+    "Round": ("shufflekit.numeric.composition.fixed", "Round"),
+    "CentralGaussian": ("shufflekit.numeric.methods.gaussian", "CentralGaussian"),
     # symbolic
     "Series": ("shufflekit.symbolic.series", "Series"),
     "Derivation": ("shufflekit.symbolic.derivation", "Derivation"),

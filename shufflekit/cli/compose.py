@@ -7,8 +7,8 @@ heterogeneous rounds (or a file holding one), e.g. ``'[{"name": "krr", "k": 10, 
 then left out), all of one adjacency; ``--lower`` adds the composed exact-pair lower bound for
 binary randomized response (``rr``).
 
-A thin handler: the accountant comes from :mod:`shufflekit.numeric.composition`, which also
-checks every round (:func:`~shufflekit.numeric.composition.round_of`); the points have the
+A thin handler: the accountant comes from :mod:`shufflekit.numeric.composition.fixed`, which also
+checks every round (:func:`~shufflekit.numeric.composition.fixed.round_of`); the points have the
 shape of ``profile``'s (:meth:`~shufflekit.numeric.bound.Bound.point`).
 """
 from __future__ import annotations
@@ -87,8 +87,8 @@ def schedule_text(text: str) -> str:
 
 
 def schedule_rounds(text: str):
-    """The checked :class:`~shufflekit.numeric.composition.Round` s of a --schedule text."""
-    from shufflekit.numeric.composition import round_of
+    """The checked :class:`~shufflekit.numeric.composition.fixed.Round` s of a --schedule text."""
+    from shufflekit.numeric.composition.fixed import round_of
 
     allowed = "a non-empty JSON list of objects with at least 'name' and 'n'"
     try:
@@ -142,8 +142,8 @@ def check_request(args: argparse.Namespace) -> None:
 
 
 def build_payload(args: argparse.Namespace) -> dict:
-    from shufflekit.numeric import composition as comp
-    from shufflekit.numeric.dominating_pair import DEFAULT_GRID, DEFAULT_TAIL
+    from shufflekit.numeric.composition import fixed as comp
+    from shufflekit.numeric.composition.dominating_pair import DEFAULT_GRID, DEFAULT_TAIL
 
     check_request(args)
     grid = DEFAULT_GRID if args.grid is None else args.grid

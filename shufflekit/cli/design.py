@@ -27,7 +27,7 @@ def add_arguments(de: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shufflekit.numeric import bmg_design
+    from shufflekit.numeric.design import bmg_design
 
     if args.method == "index":
         design = bmg_design.design_by_index(args.n, args.epsilon, args.delta, d=args.d)

@@ -18,7 +18,7 @@ HELP = "exact fixed-composition accounting of a binary-input channel (Shvets 202
 
 
 def add_arguments(hi: argparse.ArgumentParser) -> None:
-    from shufflekit.numeric.histogram import REPORT_FIELDS
+    from shufflekit.numeric.methods.histogram import REPORT_FIELDS
 
     hi.formatter_class = argparse.RawDescriptionHelpFormatter
     width = max(len(k) for k, _ in REPORT_FIELDS)
@@ -46,7 +46,7 @@ def add_arguments(hi: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shufflekit.numeric.histogram import report
+    from shufflekit.numeric.methods.histogram import report
 
     if args.ones_deprecated is not None:
         import sys

@@ -91,7 +91,7 @@ def registry_profile(args: argparse.Namespace) -> dict:
 
 def central_gaussian(args: argparse.Namespace) -> dict:
     """Exact profile of the central Gaussian mean estimator GM(sigma) (Takagi-Liew 2026, Sec. 5)."""
-    from shufflekit.numeric import gaussian
+    from shufflekit.numeric.methods import gaussian
 
     notes = [f"--{opt} does not apply to central-gaussian; ignored" for opt in MECHANISM_OPTIONS
              if getattr(args, opt, None) is not None]

@@ -23,7 +23,6 @@ note, not an error.
 """
 from __future__ import annotations
 
-import importlib
 import math
 import sys
 import time
@@ -33,19 +32,11 @@ from typing import Any, Callable, Iterable, Sequence
 
 from shufflekit.errors import CannotCertify, InvalidParameter, UnsupportedMethod
 from shufflekit.numeric.bound import Bound, Kind
-from shufflekit.numeric.caller_state import certified_arithmetic, keeps_caller_state
-from shufflekit.validation import check_accountant_inputs, check_delta, check_epsilon
-
-#: Modules that register methods when imported (each calls :func:`register` at import time).
-METHOD_MODULES: tuple[str, ...] = (
-    "shufflekit.numeric.blanket",
-    "shufflekit.numeric.blanket_fft",
-    "shufflekit.numeric.lower",
-    "shufflekit.numeric.baselines",
-    "shufflekit.numeric.bmg_blanket",
-    "shufflekit.numeric.shuffle_template",
-    "shufflekit.numeric.gaussian",
+from shufflekit.numeric.kernels.caller_state import (
+    certified_arithmetic,
+    keeps_caller_state,
 )
+from shufflekit.validation import check_accountant_inputs, check_delta, check_epsilon
 
 ADJACENCIES = ("replace-one", "zero-out")
 
@@ -139,7 +130,7 @@ FALLBACK_MARK = "left its proven error model"
 
 
 def _guarded(fn: Callable, name: str) -> Callable:
-    """``fn`` inside :func:`~shufflekit.numeric.caller_state.certified_arithmetic`, with the
+    """``fn`` inside :func:`~shufflekit.numeric.kernels.caller_state.certified_arithmetic`, with the
     answer that is valid whatever the mechanism when its arithmetic leaves its error model:
 
     * ``get_delta``: ``[0, 1]`` for an upper bound (a hockey-stick divergence is at most 1),
@@ -439,8 +430,10 @@ def register(name: str, *, kind: Kind | str, supports: Callable[[Any], bool | st
 
 
 def _load() -> None:
-    for mod in METHOD_MODULES:
-        importlib.import_module(mod)
+    """Register every method: importing :mod:`shufflekit.numeric.methods` imports each method
+    module, which registers its accountants (the import is deferred to the first lookup, since
+    the method modules import this one)."""
+    import shufflekit.numeric.methods  # noqa: F401
 
 
 def methods(mechanism: Any = None) -> list[MethodInfo]:

@@ -21,7 +21,7 @@ A :class:`Bound` on :math:`\delta(\varepsilon)` (or on :math:`\varepsilon(\delta
 :attr:`Bound.value` is the end that is safe to publish: ``hi`` for an upper bound, ``lo``
 for a lower bound, the midpoint otherwise.
 
-Ball arithmetic: :func:`~shufflekit.numeric.directed_rounding.interval_of_arb` turns a
+Ball arithmetic: :func:`~shufflekit.numeric.kernels.directed_rounding.interval_of_arb` turns a
 python-flint ``arb`` ball into the tightest float interval containing it (exact comparisons,
 no underflow to the unsafe side), so a value computed in Arb keeps its certificate when it is
 reported as floats.
@@ -34,8 +34,13 @@ from enum import Enum
 from typing import Any, Literal
 
 from shufflekit.errors import InvalidParameter
-from shufflekit.numeric.directed_rounding import (float_down, float_up,  # noqa: F401
-                                                  interval_of_arb, round_down, round_up)
+from shufflekit.numeric.kernels.directed_rounding import (  # noqa: F401
+    float_down,
+    float_up,
+    interval_of_arb,
+    round_down,
+    round_up,
+)
 
 
 class Kind(str, Enum):

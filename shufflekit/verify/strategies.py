@@ -52,7 +52,7 @@ def enumeration_cases(inputs=st.integers(2, 3), outputs=st.integers(2, 4), n=st.
                       eps_max: float = 1.5):
     """``(mechanism, n, epsilon)``: a finite mechanism with few inputs and outputs, a number of
     users and an epsilon in ``[0, eps_max]``, small enough for the histogram enumerations of
-    :mod:`shufflekit.numeric.brute_force` (the default sizes enumerate in milliseconds)."""
+    :mod:`shufflekit.numeric.kernels.brute_force` (the default sizes enumerate in milliseconds)."""
     return st.tuples(finite_mechanisms(inputs, outputs), n, st.floats(0.0, eps_max))
 
 

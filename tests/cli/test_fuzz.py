@@ -194,7 +194,7 @@ class CallTimeout(BaseException):
 def quick_design(n, epsilon, delta, d=1, **_):
     """Stand-in for the BMG design search (tens of seconds per call on a loaded machine): same
     input checks, a fixed design.  The fuzz test is about the command line, not the optimiser."""
-    from shufflekit.numeric.bmg_design import Design
+    from shufflekit.numeric.design.bmg_design import Design
     from shufflekit.validation import check_delta, check_epsilon, check_n
 
     n, epsilon, delta = check_n(n), check_epsilon(epsilon), check_delta(delta)
@@ -203,7 +203,7 @@ def quick_design(n, epsilon, delta, d=1, **_):
 
 @pytest.fixture(autouse=True)
 def fast_design(monkeypatch):
-    from shufflekit.numeric import bmg_design
+    from shufflekit.numeric.design import bmg_design
 
     monkeypatch.setattr(bmg_design, "design_for_privacy", quick_design)
     monkeypatch.setattr(bmg_design, "design_by_index", quick_design)

@@ -12,10 +12,10 @@ import json
 import pytest
 
 import shufflekit as sk
-import shufflekit.numeric.composition as comp
+import shufflekit.numeric.composition.fixed as comp
 from shufflekit.cli import build_parser, main
 from shufflekit.errors import InvalidParameter
-from shufflekit.numeric.composition import Round
+from shufflekit.numeric.composition.fixed import Round
 
 
 def run(argv):
@@ -161,7 +161,7 @@ def test_loss_grid_minimum_in_the_python_api(monkeypatch):
 
 
 def test_minimum_grid_is_derived_from_the_fft_size():
-    from shufflekit.numeric.radix2_fft import MAX_FFT
+    from shufflekit.numeric.kernels.radix2_fft import MAX_FFT
     from shufflekit.validation import MAX_EPS0, MAX_LOSS_CELLS, MIN_GRID
 
     assert MAX_LOSS_CELLS == MAX_FFT

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.frequency_oracles import blh, hadamard_response, oue, rappor
 from shufflekit.mechanisms.randomized_response import k_randomized_response
-from shufflekit.numeric.gparv_law import blanket_floor, numeric_eps0, ratio_laws
-from shufflekit.numeric.lower import theorem5_laws
+from shufflekit.numeric.kernels.gparv_law import blanket_floor, numeric_eps0, ratio_laws
+from shufflekit.numeric.methods.lower import theorem5_laws
 
 FAMILIES = {
     "krr": (k_randomized_response, 4, 12),

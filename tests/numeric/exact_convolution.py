@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from shufflekit.numeric.dominating_pair import PrivacyLossPmf
+from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf
 
 
 def exact_conv(a, b):

@@ -49,6 +49,6 @@ def test_reprs_say_what_the_object_is(acc):
 
 
 def test_round_is_exported():
-    from shufflekit.numeric.composition import Round
+    from shufflekit.numeric.composition.fixed import Round
 
     assert sk.Round is Round

@@ -5,9 +5,9 @@ import pytest
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric import baselines as bl
-from shufflekit.numeric.blanket import BlanketAccountant
-from shufflekit.numeric.lower import lower_delta
+from shufflekit.numeric.methods import baselines as bl
+from shufflekit.numeric.methods.blanket import BlanketAccountant
+from shufflekit.numeric.methods.lower import lower_delta
 from shufflekit.errors import CannotCertify
 
 # Shvets 2026, Table 6 (binary RR, eps0 = 1, delta = 1e-5): FMT (2021) and FMT (2023) columns
@@ -158,7 +158,7 @@ def test_clone_numeric_bounds_its_work_before_summing(monkeypatch, n, eps0, decl
     """Above :data:`CLONE_MAX_TERMS` the clone sum declines at once (it took minutes and more
     than 8 GB at n = 1e6 before the bound and the row cache's size cap); below it, it sums.
     The summation is replaced by a sentinel so that the test measures the decision only."""
-    from shufflekit.numeric import positive_part
+    from shufflekit.numeric.kernels import positive_part
 
     class Summed(Exception):
         pass
@@ -189,7 +189,7 @@ def test_row_cache_holds_at_most_its_float_budget():
     Bin(m, 1/2) for m near 1e6 never keeps more than ``CACHE_FLOATS`` pmf floats."""
     from flint import arb
 
-    from shufflekit.numeric import positive_part as pp
+    from shufflekit.numeric.kernels import positive_part as pp
     rows = pp.Rows(pp.Param.of(arb(0.5), None), 64, 64, {})
     budget = 3 * rows.get(10 ** 6).size
     old, pp.CACHE_FLOATS = pp.CACHE_FLOATS, budget

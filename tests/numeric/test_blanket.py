@@ -8,13 +8,13 @@ from hypothesis import given, settings, strategies as st
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.blanket import (BlanketAccountant, blanket_delta_exact, blanket_epsilon,
+from shufflekit.numeric.methods.blanket import (BlanketAccountant, blanket_delta_exact, blanket_epsilon,
                                         blanket_profile)
-from shufflekit.numeric.blanket_fft import blanket_delta_fft
-from shufflekit.numeric.gparv_law import gparv_numeric, ratio_laws
-from shufflekit.numeric.lower import lower_delta
+from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft
+from shufflekit.numeric.kernels.gparv_law import gparv_numeric, ratio_laws
+from shufflekit.numeric.methods.lower import lower_delta
 from shufflekit.verify.strategies import enumeration_cases
-from shufflekit.numeric import brute_force as BF
+from shufflekit.numeric.kernels import brute_force as BF
 
 
 @given(case=enumeration_cases(n=st.integers(1, 6)))
@@ -217,7 +217,7 @@ def test_certified_binomial_rows_contain_the_exact_pmf():
     import mpmath as mp
     from flint import arb
 
-    from shufflekit.numeric.positive_part import binomial_row, Param
+    from shufflekit.numeric.kernels.positive_part import binomial_row, Param
 
     rng = np.random.default_rng(7)
     with mp.workdps(40):
@@ -259,7 +259,7 @@ def _direct_positive_part(g, q, q0, n):
 def test_settled_runs_and_absorbed_atoms_match_a_direct_sum(monkeypatch):
     """The run-settled level (dead tails and linear heads summed from cumulative tables) and the
     absorbed sign-ambiguous atom keep the enclosure around a direct double sum."""
-    import shufflekit.numeric.positive_part as PP
+    import shufflekit.numeric.kernels.positive_part as PP
 
     calls = {"runs": 0, "absorbed": 0}
     runs, absorbed = PP._settled_runs, PP._absorbed

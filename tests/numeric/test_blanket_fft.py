@@ -1,5 +1,5 @@
 """Blanket bound on a tilted lattice (Su-Cheng-Wang 2026, Thm 4 by Algorithm 4 made rigorous):
-``shufflekit.numeric.blanket_fft`` and its registered accountant ``blanket-fft``."""
+``shufflekit.numeric.methods.blanket_fft`` and its registered accountant ``blanket-fft``."""
 from __future__ import annotations
 
 import math
@@ -12,14 +12,14 @@ from shufflekit.errors import InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.accountant import accountant, methods
-from shufflekit.numeric.blanket import blanket_delta_exact
-from shufflekit.numeric.blanket_fft import (DECAY_LENGTH, BlanketFFTAccountant, blanket_delta_fft,
+from shufflekit.numeric.methods.blanket import blanket_delta_exact
+from shufflekit.numeric.methods.blanket_fft import (DECAY_LENGTH, BlanketFFTAccountant, blanket_delta_fft,
                                             lattice_and_period, lattice_delta, nice_size,
                                             saddle_tilt)
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.gparv_law import ratio_laws
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
 from shufflekit.verify.strategies import enumeration_cases, probability_rows
-from shufflekit.numeric.brute_force import worst_shuffled_delta
+from shufflekit.numeric.kernels.brute_force import worst_shuffled_delta
 
 
 def exact_enclosure(law, eps: float, n: int) -> tuple[float, float]:

@@ -8,8 +8,8 @@ import pytest
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.blanket import BlanketAccountant, blanket_delta_exact, law_enclosure
-from shufflekit.numeric.gparv_law import ratio_laws
+from shufflekit.numeric.methods.blanket import BlanketAccountant, blanket_delta_exact, law_enclosure
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
 
 
 @pytest.mark.parametrize("atoms, probs, zero", [
@@ -66,7 +66,7 @@ def test_atom_intervals_contain_every_corner_exactly(seed):
 
     from flint import arb, ctx
 
-    from shufflekit.numeric.blanket import ATOM_RADIUS, atom_interval
+    from shufflekit.numeric.methods.blanket import ATOM_RADIUS, atom_interval
 
     rng = random.Random(seed)
     alpha = [rng.uniform(0.01, 60.0) * (1 + rng.random() * 1e-6) for _ in range(40)]
@@ -102,7 +102,7 @@ def test_the_float_zero_mass_is_within_eta_when_the_blanket_is_almost_everything
     import numpy as np
     import sympy as sp
 
-    from shufflekit.numeric.blanket import UNIT, probability_error
+    from shufflekit.numeric.methods.blanket import UNIT, probability_error
 
     mech = make("rr", eps0=sp.Rational(1, 10 ** 6))
     law = ratio_laws(mech)[0]

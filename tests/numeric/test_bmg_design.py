@@ -4,7 +4,7 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shufflekit.numeric import bmg_design as b
+from shufflekit.numeric.design import bmg_design as b
 
 
 @settings(max_examples=30, deadline=None)

@@ -1,4 +1,4 @@
-"""Budget tests of :mod:`shufflekit.numeric.blanket_fft`: the lattice remainder, the
+"""Budget tests of :mod:`shufflekit.numeric.methods.blanket_fft`: the lattice remainder, the
 periodisation, the left-out frequencies and the float errors of the Fourier evaluation.
 
 References: exact enumeration of the multinomial law of the lattice sum (``Fraction`` or
@@ -16,8 +16,8 @@ import pytest
 
 from flint import ctx
 
-from shufflekit.numeric import blanket_fft as B
-from shufflekit.numeric.blanket_fft import (ARB_PREC, UNIT, LatticeLaw, lattice_delta,
+from shufflekit.numeric.methods import blanket_fft as B
+from shufflekit.numeric.methods.blanket_fft import (ARB_PREC, UNIT, LatticeLaw, lattice_delta,
                                             lattice_expectation, lattice_law, modulus_bounds,
                                             root_table)
 

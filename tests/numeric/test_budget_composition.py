@@ -1,4 +1,4 @@
-"""Budget tests of :mod:`shufflekit.numeric.composition`: every term of the l1 budget of a
+"""Budget tests of :mod:`shufflekit.numeric.composition.fixed`: every term of the l1 budget of a
 convolution of loss laws, of a trimmed law and of an exact pair's law.
 
 The exact law a computed :class:`PrivacyLossPmf` stands for is built in rational arithmetic
@@ -12,10 +12,10 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from shufflekit.numeric import radix2_fft as fft
+from shufflekit.numeric.kernels import radix2_fft as fft
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition import convolve, pair_loss_pmf, trim
-from shufflekit.numeric.dominating_pair import PrivacyLossPmf
+from shufflekit.numeric.composition.fixed import convolve, pair_loss_pmf, trim
+from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf
 from tests.numeric.exact_convolution import exact_conv
 
 GRID = 1 / 8

@@ -1,4 +1,4 @@
-"""Budget tests of :mod:`shufflekit.numeric.dominating_pair`: the float conversion of the
+"""Budget tests of :mod:`shufflekit.numeric.composition.dominating_pair`: the float conversion of the
 hull masses, the round-off slack of a curve value and the grid margin at :math:`\\varepsilon_0`.
 
 References are 60-digit mpmath evaluations from the exact float inputs; the cases come from
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from shufflekit.numeric.bound import Bound, Kind
-from shufflekit.numeric.dominating_pair import PrivacyLossPmf, dominating_pair, hull_pmf
+from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf, dominating_pair, hull_pmf
 
 U = 2.0 ** -53
 

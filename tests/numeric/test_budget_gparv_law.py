@@ -1,4 +1,4 @@
-"""Budget test of :mod:`shufflekit.numeric.gparv_law`: the float margin of every GPARV atom.
+"""Budget test of :mod:`shufflekit.numeric.kernels.gparv_law`: the float margin of every GPARV atom.
 
 ``RatioLaw.gparv`` returns float atoms :math:`\\alpha - e^\\varepsilon\\beta` and a margin
 :math:`8u(|\\alpha| + e^\\varepsilon|\\beta|)` per atom.  The exact atom (the float inputs
@@ -13,7 +13,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from shufflekit.numeric.gparv_law import UNIT, RatioLaw
+from shufflekit.numeric.kernels.gparv_law import UNIT, RatioLaw
 
 # (alpha, beta, epsilon): the first is the worst case of the search (error 2.6 u(|a| + e|b|)),
 # the second a typical one, the third a cancelling pair (alpha close to e^eps beta)

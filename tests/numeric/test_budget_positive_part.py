@@ -1,4 +1,4 @@
-"""Budget tests of :mod:`shufflekit.numeric.positive_part`: the anchored-row growth of the
+"""Budget tests of :mod:`shufflekit.numeric.kernels.positive_part`: the anchored-row growth of the
 recurrence error, the Bernstein settling bound and the absolute tail budget of a deep
 window.
 
@@ -11,7 +11,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from shufflekit.numeric.positive_part import bernstein_excess, expected_positive_part, growth
+from shufflekit.numeric.kernels.positive_part import bernstein_excess, expected_positive_part, growth
 from tests.numeric.test_budget_blanket_fft import exact_positive_part
 
 U = 2.0 ** -53

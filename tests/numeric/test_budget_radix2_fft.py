@@ -1,4 +1,4 @@
-"""Budget tests of :mod:`shufflekit.numeric.radix2_fft`: the proven round-off bounds.
+"""Budget tests of :mod:`shufflekit.numeric.kernels.radix2_fft`: the proven round-off bounds.
 
 Each bound is checked twice:
 
@@ -17,7 +17,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from shufflekit.numeric import radix2_fft as R
+from shufflekit.numeric.kernels import radix2_fft as R
 from tests.numeric.exact_convolution import exact_conv, l1_distance
 
 U, LAM = mp.mpf(2) ** -53, mp.mpf(2) ** -1022

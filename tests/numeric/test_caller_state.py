@@ -12,7 +12,7 @@ from flint import ctx
 import shufflekit as sk
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.caller_state import certified_arithmetic
+from shufflekit.numeric.kernels.caller_state import certified_arithmetic
 
 
 def _finite_methods():

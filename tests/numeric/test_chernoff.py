@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shufflekit.numeric import histogram as H
-from shufflekit.numeric.chernoff import chernoff_delta
+from shufflekit.numeric.methods import histogram as H
+from shufflekit.numeric.methods.chernoff import chernoff_delta
 
 W0 = [0.70, 0.20, 0.10]
 W1 = [0.15, 0.55, 0.30]

@@ -10,11 +10,11 @@ from scipy.stats import binom
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition import (Round, compose, composed_accountant, convolve,
+from shufflekit.numeric.composition.fixed import (Round, compose, composed_accountant, convolve,
                                             exact_pair_lower, self_compose, trim)
-from shufflekit.numeric.dominating_pair import PrivacyLossPmf, hull_pmf
-from shufflekit.numeric.gaussian import gdp_epsilon
-from shufflekit.numeric.histogram import binary_pair
+from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf, hull_pmf
+from shufflekit.numeric.methods.gaussian import gdp_epsilon
+from shufflekit.numeric.methods.histogram import binary_pair
 from tests.numeric.exact_convolution import exact_conv, masses, pmf_error
 
 
@@ -172,7 +172,7 @@ def test_composition_step_is_within_5_percent_of_the_exact_pair():
     maximum an all-pairs profile gives), the composed upper is within 5% (in epsilon at
     delta = 1e-6) of the composed exact-pair lower bound.  The gap of the full pipeline with
     the blanket bound per round is the blanket's own (measured in the benchmark)."""
-    from shufflekit.numeric.composition import ComposedAccountant
+    from shufflekit.numeric.composition.fixed import ComposedAccountant
 
     n, T, grid = 10_000, 100, 2.0 ** -10
     lo = exact_pair_lower(1.0, n, T).get_epsilon(1e-6).lo

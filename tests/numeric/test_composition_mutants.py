@@ -11,11 +11,11 @@ import pytest
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition import (ComposedAccountant, Round, composed_accountant,
+from shufflekit.numeric.composition.fixed import (ComposedAccountant, Round, composed_accountant,
                                             convolve, round_accountant)
-from shufflekit.numeric.dominating_pair import PrivacyLossPmf
-from shufflekit.numeric.gaussian import gdp_delta_mp, mu_of
-from shufflekit.numeric.radix2_fft import MAX_FFT
+from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf
+from shufflekit.numeric.methods.gaussian import gdp_delta_mp, mu_of
+from shufflekit.numeric.kernels.radix2_fft import MAX_FFT
 
 GRID = 1 / 8
 UNIT = Fraction(1, 2 ** 53)

@@ -10,9 +10,9 @@ from scipy.special import ndtr
 
 from shufflekit.errors import InvalidParameter, UnsupportedMethod
 from shufflekit.mechanisms import make
-from shufflekit.numeric import bmg_blanket as B
-from shufflekit.numeric import shuffle_template as T
-from shufflekit.numeric import lognormal_lattice as LL
+from shufflekit.numeric.methods import bmg_blanket as B
+from shufflekit.numeric.methods import shuffle_template as T
+from shufflekit.numeric.kernels import lognormal_lattice as LL
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Kind
 

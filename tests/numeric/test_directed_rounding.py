@@ -18,7 +18,7 @@ from flint import arb, ctx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shufflekit.numeric.directed_rounding import MAX_FLOAT, float_down, float_up
+from shufflekit.numeric.kernels.directed_rounding import MAX_FLOAT, float_down, float_up
 
 TINY = math.nextafter(0.0, 1.0)
 

@@ -8,7 +8,7 @@ import math
 import mpmath
 import pytest
 
-from shufflekit.numeric.directed_rounding import MAX_FLOAT, float_down, float_up
+from shufflekit.numeric.kernels.directed_rounding import MAX_FLOAT, float_down, float_up
 
 TINY = math.nextafter(0.0, 1.0)
 

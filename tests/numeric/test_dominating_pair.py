@@ -9,9 +9,9 @@ from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import Accountant, accountant
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, check_grid, dominating_pair,
+from shufflekit.numeric.composition.dominating_pair import (DEFAULT_GRID, check_grid, dominating_pair,
                                                 hull_pmf)
-from shufflekit.numeric.gaussian import gdp_delta_mp
+from shufflekit.numeric.methods.gaussian import gdp_delta_mp
 
 MU = 0.7
 
@@ -142,7 +142,7 @@ class FlooredGaussian(Accountant):
 
 
 def test_a_profile_that_never_reaches_the_tail_costs_a_bounded_number_of_evaluations():
-    from shufflekit.numeric.dominating_pair import FLAT_SPAN, MAX_COARSE, profile_points
+    from shufflekit.numeric.composition.dominating_pair import FLAT_SPAN, MAX_COARSE, profile_points
 
     FlooredGaussian.calls = 0
     grid = 2.0 ** -6

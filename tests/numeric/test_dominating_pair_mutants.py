@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from shufflekit.numeric.dominating_pair import hull_pmf
+from shufflekit.numeric.composition.dominating_pair import hull_pmf
 
 
 def _local_rr_delta(e, eps0):

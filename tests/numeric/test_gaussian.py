@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shufflekit.numeric import gaussian as g
+from shufflekit.numeric.methods import gaussian as g
 
 
 def hockey_stick_by_quadrature(eps, mu, dps=70):

@@ -11,7 +11,7 @@ import pytest
 
 from shufflekit import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.gparv_law import merge_classes, numeric_eps0
+from shufflekit.numeric.kernels.gparv_law import merge_classes, numeric_eps0
 
 
 @pytest.mark.parametrize("alpha, beta", [

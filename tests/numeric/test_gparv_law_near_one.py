@@ -21,8 +21,8 @@ from shufflekit.mechanisms import make
 from shufflekit.mechanisms.composition import joint
 from shufflekit.mechanisms.finite import BOT, FiniteMechanism
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.blanket import law_enclosure
-from shufflekit.numeric.gparv_law import UNIT, merge_classes, ratio_laws
+from shufflekit.numeric.methods.blanket import law_enclosure
+from shufflekit.numeric.kernels.gparv_law import UNIT, merge_classes, ratio_laws
 
 R = sp.Rational
 NEAR_ONE = [[1 - R(1, 2 ** 57), R(1, 2 ** 57)], [1 - R(1, 2 ** 119), R(1, 2 ** 119)]]
@@ -106,7 +106,7 @@ def test_zero_mass_of_irrational_entries_is_resolved_by_the_ladder(eps0):
     """Binary RR: 1 - gamma = (e^eps0 - 1)/(e^eps0 + 1).  At eps0 = 1e-300 the 60-digit
     entries are both 1/2 and the ladder has to climb to 400 digits; the value must still be
     within the reported relative error (u plus the ladder's 1e-40 or less)."""
-    from shufflekit.numeric.gparv_law import zero_mass_of
+    from shufflekit.numeric.kernels.gparv_law import zero_mass_of
 
     mech = make("rr", eps0=eps0)
     z, err = zero_mass_of(mech)

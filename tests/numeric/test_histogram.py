@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shufflekit.numeric import histogram as H
-from shufflekit.numeric.brute_force import sequence_laws
+from shufflekit.numeric.methods import histogram as H
+from shufflekit.numeric.kernels.brute_force import sequence_laws
 from shufflekit.verify.checks import round_like
 
 W0 = [0.70, 0.20, 0.10]

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.lower import LowerAccountant, lower_of_law, lower_delta, theorem5_laws
+from shufflekit.numeric.methods.lower import LowerAccountant, lower_of_law, lower_delta, theorem5_laws
 from shufflekit.verify.strategies import enumeration_cases
-from shufflekit.numeric import brute_force as BF
+from shufflekit.numeric.kernels import brute_force as BF
 
 
 @given(case=enumeration_cases())

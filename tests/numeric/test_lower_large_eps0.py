@@ -19,8 +19,8 @@ import sympy as sp
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric import brute_force as BF
-from shufflekit.numeric.lower import Theorem5Accountant, merge_relative, theorem5_laws
+from shufflekit.numeric.kernels import brute_force as BF
+from shufflekit.numeric.methods.lower import Theorem5Accountant, merge_relative, theorem5_laws
 
 R = sp.Rational
 

@@ -6,10 +6,10 @@ import pytest
 
 from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
-from shufflekit.numeric import brute_force as BF
-from shufflekit.numeric import lower
+from shufflekit.numeric.kernels import brute_force as BF
+from shufflekit.numeric.methods import lower
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.lower import LowerAccountant, best_triple, lower_delta, theorem5_laws
+from shufflekit.numeric.methods.lower import LowerAccountant, best_triple, lower_delta, theorem5_laws
 
 
 @pytest.mark.parametrize("k, eps0", [(3, 0.5), (5, 0.3), (5, 2.0)])

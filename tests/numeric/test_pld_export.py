@@ -5,9 +5,9 @@ from dp_accounting.pld import privacy_loss_distribution as pld
 from shufflekit.errors import InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.composition import Round, composed_accountant, exact_pair_lower
-from shufflekit.numeric.dominating_pair import DEFAULT_GRID
-from shufflekit.numeric.pld_export import (export_round, gaussian_crosscheck,
+from shufflekit.numeric.composition.fixed import Round, composed_accountant, exact_pair_lower
+from shufflekit.numeric.composition.dominating_pair import DEFAULT_GRID
+from shufflekit.numeric.export.pld_export import (export_round, gaussian_crosscheck,
                                            randomized_response_crosscheck, shuffled_round_pld,
                                            to_dp_accounting)
 

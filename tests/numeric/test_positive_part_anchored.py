@@ -10,11 +10,11 @@ from hypothesis import given, settings, strategies as st
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric import positive_part as pp
-from shufflekit.numeric.blanket import blanket_delta_exact, law_enclosure
-from shufflekit.numeric.gparv_law import ratio_laws
+from shufflekit.numeric.kernels import positive_part as pp
+from shufflekit.numeric.methods.blanket import blanket_delta_exact, law_enclosure
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
 from shufflekit.verify.strategies import probability_rows
-from shufflekit.numeric.brute_force import multinomial_positive_part
+from shufflekit.numeric.kernels.brute_force import multinomial_positive_part
 
 
 @contextmanager

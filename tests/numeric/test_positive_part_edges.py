@@ -18,7 +18,7 @@ import pytest
 from flint import arb, ctx
 
 import shufflekit as sk
-from shufflekit.numeric.positive_part import Param, binomial_row, expected_positive_part
+from shufflekit.numeric.kernels.positive_part import Param, binomial_row, expected_positive_part
 
 
 @pytest.mark.parametrize("m, rho, bits", [(6000, 0.5, 1800), (3000, 0.5, 1800), (4000, 0.25, 1500)])

@@ -8,7 +8,7 @@ import mpmath
 import pytest
 from flint import arb
 
-from shufflekit.numeric.positive_part import (U, Param, _chunk_tables, binomial_row, gamma_n,
+from shufflekit.numeric.kernels.positive_part import (U, Param, _chunk_tables, binomial_row, gamma_n,
                                               rows_for)
 
 

@@ -8,7 +8,7 @@ import scipy.special as sc
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from shufflekit.numeric import precision as P
+from shufflekit.numeric.kernels import precision as P
 from shufflekit.symbolic import central_gaussian as CG
 
 

@@ -4,11 +4,13 @@ import importlib
 import pytest
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric import bmg_blanket, gaussian, shuffle_template
+from shufflekit.numeric.methods import bmg_blanket
+from shufflekit.numeric.methods import gaussian
+from shufflekit.numeric.methods import shuffle_template
 from shufflekit.numeric.accountant import PrivacyProfile
-from shufflekit.numeric.blanket import blanket_profile
+from shufflekit.numeric.methods.blanket import blanket_profile
 from shufflekit.numeric.bound import Bound, Kind
-from shufflekit.numeric.lower import lower_profile
+from shufflekit.numeric.methods.lower import lower_profile
 
 
 def test_the_legacy_profile_module_is_gone():

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import shufflekit.numeric.radix2_fft as R
+import shufflekit.numeric.kernels.radix2_fft as R
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric import bmg_blanket, composition
+from shufflekit.numeric.methods import bmg_blanket
+from shufflekit.numeric.composition import fixed as composition
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.dominating_pair import PrivacyLossPmf
-from shufflekit.numeric.radix2_fft import (DIRECT_MAX, MU_TWIDDLE, UNDERFLOW, convolve,
+from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf
+from shufflekit.numeric.kernels.radix2_fft import (DIRECT_MAX, MU_TWIDDLE, UNDERFLOW, convolve,
                                           dft_error_terms, direct_convolve, fft_convolution_error,
                                           fft_convolve, radix2_dft, twiddles)
 from tests.numeric.exact_convolution import exact_conv, l1_distance, masses, pmf_error

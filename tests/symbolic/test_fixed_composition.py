@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shufflekit.numeric.histogram import channel_constants
+from shufflekit.numeric.methods.histogram import channel_constants
 from shufflekit.symbolic import fixed_composition as F
 from shufflekit.symbolic.derivation import Derivation
 from shufflekit.verify.checks import round_like

@@ -4,7 +4,7 @@ import itertools
 import pytest
 import sympy as sp
 
-from shufflekit.numeric import histogram as H
+from shufflekit.numeric.methods import histogram as H
 from shufflekit.symbolic import multi_message as MM
 
 W0 = ["7/10", "1/5", "1/10"]

@@ -195,7 +195,7 @@ def test_privunit_constant_remainder():
 
 
 def test_central_gaussian_correction_remainder():
-    from shufflekit.numeric import precision as P
+    from shufflekit.numeric.kernels import precision as P
     der = CG.correction_factor(3).result
     eps = R(1, 5)
     f = sp.lambdify(CG.w, der.subs({CG.eps: eps}).expr(), "mpmath")

@@ -59,7 +59,7 @@ def test_one_set_of_hypothesis_strategies():
 def test_one_brute_force_reference():
     """The exhaustive references live once, in the numeric layer; verify imports them."""
     assert not (VERIFY / "brute_force.py").exists()
-    from shufflekit.numeric import brute_force
+    from shufflekit.numeric.kernels import brute_force
 
     for name in ("worst_case_delta", "worst_shuffled_delta", "dataset_delta", "rows_delta",
                  "sequence_laws", "multinomial_positive_part"):

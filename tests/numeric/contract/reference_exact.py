@@ -15,7 +15,7 @@ exceed it; at :math:`\varepsilon \ge \varepsilon_0` it is 0.
 
 *Enumeration* (:func:`enumerated_worst_case`).  For tiny ``n`` the worst case over every
 neighbouring pair of datasets is summed histogram by histogram in Arb from the exact matrix
-(no float anywhere), to check the float enumeration of :mod:`shufflekit.numeric.brute_force`
+(no float anywhere), to check the float enumeration of :mod:`shufflekit.numeric.kernels.brute_force`
 where its entries span ``e^-100 .. 1``.
 """
 from __future__ import annotations

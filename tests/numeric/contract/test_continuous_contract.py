@@ -17,7 +17,7 @@ from scipy import integrate, stats
 
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.gaussian import CentralGaussian
+from shufflekit.numeric.methods.gaussian import CentralGaussian
 
 CONTINUOUS = [m.name for m in methods(CentralGaussian(1.0))]
 

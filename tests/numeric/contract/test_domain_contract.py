@@ -15,7 +15,7 @@ run, in both neighbouring relations, at
 and every answer is compared with proven enclosures of the truth, as exact points in Arb (so a
 true value of 1e-1360 is not rounded to 0 before the comparison):
 
-* the exhaustive enumeration of :mod:`shufflekit.numeric.brute_force` (small ``n``): the true
+* the exhaustive enumeration of :mod:`shufflekit.numeric.kernels.brute_force` (small ``n``): the true
   worst case lies in its enclosure;
 * :mod:`reference_binary` (any ``n``): the exact divergence of the datasets
   :math:`(u, z^{n-1})` vs :math:`(v, z^{n-1})` of a binary mechanism (the shuffled view is the
@@ -63,10 +63,10 @@ from hypothesis import strategies as st
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric import brute_force as BF
+from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Bound, Kind
-from shufflekit.numeric.gparv_law import numeric_eps0
+from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
 from .reference_binary import (Ref, family, is_binary, merged_lower_bound,
                                one_probabilities, pair_delta, reference)
@@ -80,11 +80,12 @@ DECLINED = (CannotCertify, InvalidParameter)
 R = sp.Rational
 
 #: Largest ``n`` a method is run with here, by tier (the default is 1e9); beyond these caps a
-#: method is reported, not tested.  Measured on 2 shared cores: ``clone-numeric`` takes 0.5 s
-#: at n = 1e4 (epsilon 0.05), 7.8 s at n = 1e4 (epsilon 0.5), 12 s at 1e6, and more than 8 GB
-#: of memory at n = 1e6, epsilon 0.1 (binary RR, eps0 = 1); ``blanket-fft`` does not return
-#: within 100 s at n = 1e9 for binary RR eps0 = 1 at epsilon 0.01, nor for the matrix
-#: ((1, 2^143)/(2^143 + 1); (3, 2^127)/(2^127 + 3)) at epsilon 9.768843055725434.
+#: method is reported, not tested.  ``clone-numeric`` declines above 1e8 binomial terms (about
+#: n = 2e6 at eps0 = 1) but below that takes up to a minute per evaluation on a loaded core
+#: (n = 1e6, eps0 = 1: 86 s, 0.8 GB); ``blanket-fft`` answers the two n = 1e9 cases that once
+#: ran past 100 s (binary RR eps0 = 1 at epsilon 0.01: 1.3 s; the matrix
+#: ((1, 2^143)/(2^143 + 1); (3, 2^127)/(2^127 + 3)) at epsilon 9.768843055725434: 0.01 s), and
+#: is capped at 1e8 only to bound the tiers' run time.
 N_CAP = {
     "fast": {"clone-numeric": 10 ** 3, "blanket-fft": 10 ** 8},
     "slow": {"clone-numeric": 10 ** 4, "blanket-fft": 10 ** 8},
@@ -466,7 +467,7 @@ def test_binary_reference_against_brute_force(name, n):
 @example(mech=BINARY_EXAMPLES["near-one"], n=3, frac=0.97)
 @example(mech=make("rr", eps0=100), n=3, frac=1 - 1e-9)
 def test_brute_force_against_exact_enumeration(mech, n, frac):
-    """The float enumeration (:mod:`shufflekit.numeric.brute_force`) and the same enumeration
+    """The float enumeration (:mod:`shufflekit.numeric.kernels.brute_force`) and the same enumeration
     in Arb from the exact matrix enclose the same worst case, entries down to e^-100; at n = 1
     both equal the local divergence."""
     eps = frac * numeric_eps0(mech)

@@ -2,7 +2,7 @@ r"""The contract every registered accountant of finite mechanisms inherits.
 
 For random finite mechanisms (2-4 inputs, 2-5 outputs, eps0 < 10) and small ``n``, every
 method that applies is checked against the exhaustive enumeration of
-:mod:`shufflekit.numeric.brute_force` (the definition of the shuffled divergence, worst case
+:mod:`shufflekit.numeric.kernels.brute_force` (the definition of the shuffled divergence, worst case
 over all neighbouring datasets, both orders of each pair):
 
 * ``upper``/``exact``: the reported ``hi`` is not below the enumerated enclosure's ``lo``;
@@ -22,10 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shufflekit.numeric import brute_force as BF
+from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.gparv_law import numeric_eps0
+from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
 from .strategies import finite_mechanisms
 

@@ -12,9 +12,9 @@ import pytest
 import sympy as sp
 
 from shufflekit.mechanisms.finite import BOT, FiniteMechanism
-from shufflekit.numeric import brute_force as BF
+from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.gparv_law import numeric_eps0
+from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
 from .test_finite_contract import check_against_reference
 

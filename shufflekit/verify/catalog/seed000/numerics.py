@@ -1,7 +1,7 @@
 r"""Numeric claims of Takagi-Liew 2026 (Takagi-Liew), Sections 3-5: the Gaussian-limit correspondence
 and the settings behind Figures 1-3, checked with the certified blanket accountant
-(:mod:`shufflekit.numeric.bmg_blanket`), the exact central Gaussian profile
-(:mod:`shufflekit.numeric.gaussian`) and the BMG design (:mod:`shufflekit.numeric.bmg_design`).
+(:mod:`shufflekit.numeric.methods.bmg_blanket`), the exact central Gaussian profile
+(:mod:`shufflekit.numeric.methods.gaussian`) and the BMG design (:mod:`shufflekit.numeric.design.bmg_design`).
 
 RMSE is per coordinate with :math:`d = 1` unless stated (the mixture term :math:`\gamma/(1-\gamma)` of
 :math:`\mathsf{Err}_1` does not scale with :math:`d`; the paper does not state :math:`d` for its figures).
@@ -26,7 +26,7 @@ PAPER = "000"
                  r"\ \varepsilon_n = c\sqrt{\log n/n}/\sigma",
        expected="confirmed", section="Sec. 3.1")
 def check_000_num_prop_gm_high_privacy(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import gm_template_ratio
+    from shufflekit.numeric.design.bmg_design import gm_template_ratio
 
     ns = [1e4, 1e8, 1e16, 1e32, 1e64] if ctx.quick else [1e4, 1e8, 1e16, 1e32, 1e64, 1e128, 1e256]
     out = {}
@@ -52,7 +52,7 @@ def check_000_num_prop_gm_high_privacy(ctx: CheckContext):
                  r"\text{ and }\delta_{\mathsf{BMG}}(\varepsilon_n)/\delta_{\mathsf{GM}(\chi_{lo})}(\varepsilon_n)\to 1",
        expected="confirmed", section="Sec. 3.1")
 def check_000_num_correspondence_bmg(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import correspondence
+    from shufflekit.numeric.design.bmg_design import correspondence
 
     ns = [10 ** 2, 10 ** 3, 10 ** 4, 10 ** 5] if ctx.quick else [10 ** 2, 10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6]
     gamma, sigma0 = float(FIG3_GAMMA), float(FIG3_SIGMA0)   # the design of Fig. 3 (an input, not compared)
@@ -79,7 +79,7 @@ def check_000_num_correspondence_bmg(ctx: CheckContext):
                  r"\ 1-\gamma^\star \sim \chi^{-2/3}",
        expected="confirmed", section="Sec. 4.2")
 def check_000_num_sec4_2_numeric_optimum(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import optimal_gamma_for_chi
+    from shufflekit.numeric.design.bmg_design import optimal_gamma_for_chi
 
     grid = [1e2, 1e3, 1e4, 1e5, 1e6] if ctx.quick else [1e2, 3e2, 1e3, 3e3, 1e4, 3e4, 1e5, 1e6]
     designs = {chi: optimal_gamma_for_chi(chi) for chi in grid}
@@ -126,7 +126,7 @@ def chi_up_bmg(gamma: float, sigma0: float, grid: int = 11) -> float:
                  r"\text{ as }\chi_{lo}\to\infty",
        expected="confirmed", section="Sec. 4.3")
 def check_000_num_chi_up_vs_lo_bmg(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import optimal_gamma_for_chi
+    from shufflekit.numeric.design.bmg_design import optimal_gamma_for_chi
 
     chis = [10.0, 100.0, 1000.0] if ctx.quick else [10.0, 30.0, 100.0, 300.0, 1000.0]
     rows = []
@@ -149,7 +149,7 @@ def check_000_num_chi_up_vs_lo_bmg(ctx: CheckContext):
                  r"\mathrm{RMSE}_{\mathsf{GM}}(\varepsilon)\to 1\text{ for small }\varepsilon",
        expected="confirmed", section="Sec. 5")
 def check_000_num_fig1_bmg_approaches_gm(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import design_for_privacy
+    from shufflekit.numeric.design.bmg_design import design_for_privacy
 
     eps_grid = [1e-2, 1e-3] if ctx.quick else [3e-2, 1e-2, 3e-3, 1e-3, 3e-4]
     kw = dict(resolution=30, search_resolution=10, gamma_tol=3e-2) if ctx.quick else {}
@@ -172,8 +172,8 @@ def check_000_num_fig1_bmg_approaches_gm(ctx: CheckContext):
                  r"\delta_{\mathsf{GM}}(\varepsilon)\text{ in the practical range of }\varepsilon",
        expected="confirmed", section="Sec. 5")
 def check_000_num_fig2_profile_matches_gm(ctx: CheckContext):
-    from shufflekit.numeric import gaussian
-    from shufflekit.numeric.bmg_design import certified_epsilon, design_by_index_for_rmse
+    from shufflekit.numeric.methods import gaussian
+    from shufflekit.numeric.design.bmg_design import certified_epsilon, design_by_index_for_rmse
 
     n, target = 10 ** 3, 3.16
     des = design_by_index_for_rmse(n, target)
@@ -198,7 +198,7 @@ def check_000_num_fig2_profile_matches_gm(ctx: CheckContext):
                  r"\text{ for RMSE }3.16\text{ at }\delta=10^{-5}",
        expected="confirmed", section="Sec. 5")
 def check_000_num_fig3_calibration(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import design_by_index_for_rmse
+    from shufflekit.numeric.design.bmg_design import design_by_index_for_rmse
 
     target = float(printed(FIG3_RMSE, "Fig. 3 RMSE"))
     des = design_by_index_for_rmse(FIG3_N, target, d=1)
@@ -215,7 +215,7 @@ def check_000_num_fig3_calibration(ctx: CheckContext):
        statement=r"\mathsf{BMG}(0.95,4.6)\text{ attains RMSE }3.16\text{ at }n=10^3",
        expected="imprecise", section="Sec. 5")
 def check_000_num_fig3_printed_params_rmse(ctx: CheckContext):
-    from shufflekit.numeric.bmg_design import design_by_index_for_rmse, design_for_accuracy, rmse
+    from shufflekit.numeric.design.bmg_design import design_by_index_for_rmse, design_for_accuracy, rmse
 
     gamma, sigma0 = float(printed(FIG3_GAMMA, "Fig. 3 gamma")), float(printed(FIG3_SIGMA0, "Fig. 3 sigma0"))
     target = float(printed(FIG3_RMSE, "Fig. 3 RMSE"))
@@ -247,8 +247,8 @@ def check_000_num_fig3_printed_params_rmse(ctx: CheckContext):
                  r"\text{ at }(\varepsilon_n,10^{-5}),\ n\in\{10^2,10^3,10^4\};\text{ strong already at }n=10^2",
        expected="confirmed", section="Sec. 5")
 def check_000_num_fig3_agreement_at_n100(ctx: CheckContext):
-    from shufflekit.numeric import gaussian
-    from shufflekit.numeric.bmg_design import certified_epsilon, rmse
+    from shufflekit.numeric.methods import gaussian
+    from shufflekit.numeric.design.bmg_design import certified_epsilon, rmse
 
     gamma, sigma0 = float(FIG3_GAMMA), float(FIG3_SIGMA0)   # the design of Fig. 3 (an input, not compared)
     rows = []

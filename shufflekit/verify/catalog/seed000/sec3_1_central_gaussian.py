@@ -6,7 +6,7 @@ import math
 import mpmath as mp
 import sympy as sp
 
-from shufflekit.numeric import precision as P
+from shufflekit.numeric.kernels import precision as P
 from shufflekit.symbolic import bmg as B
 from shufflekit.symbolic import central_gaussian as CG
 from shufflekit.verify import checks

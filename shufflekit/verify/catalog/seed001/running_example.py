@@ -2,7 +2,7 @@ r"""The running example of Shvets 2026 (the Table 3 channel, pi = 0.3) and exact
 
 Every check re-derives the statement (sympy, :mod:`shufflekit.symbolic.fixed_composition`,
 :mod:`shufflekit.symbolic.multi_message`) or recomputes it exactly
-(:mod:`shufflekit.numeric.histogram`, :mod:`shufflekit.numeric.chernoff`).  Printed numbers
+(:mod:`shufflekit.numeric.methods.histogram`, :mod:`shufflekit.numeric.methods.chernoff`).  Printed numbers
 appear here only as the *expected* values.
 
 Conventions found while reproducing the tables: the composition is :math:`k = \mathrm{round}(\pi n)`
@@ -21,8 +21,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from shufflekit.numeric import histogram as H
-from shufflekit.numeric.gaussian import gdp_delta
+from shufflekit.numeric.methods import histogram as H
+from shufflekit.numeric.methods.gaussian import gdp_delta
 from shufflekit.symbolic import fixed_composition as F
 from shufflekit.verify import checks
 from shufflekit.verify.claims import CheckContext

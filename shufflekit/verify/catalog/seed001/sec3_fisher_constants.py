@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from shufflekit.numeric import histogram as H
+from shufflekit.numeric.methods import histogram as H
 from shufflekit.symbolic import fixed_composition as F
 from shufflekit.verify import checks
 from shufflekit.verify.catalog.seed001.running_example import (

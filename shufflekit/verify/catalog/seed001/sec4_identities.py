@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from shufflekit.numeric import histogram as H
-from shufflekit.numeric.brute_force import sequence_laws
+from shufflekit.numeric.methods import histogram as H
+from shufflekit.numeric.kernels.brute_force import sequence_laws
 from shufflekit.verify.catalog.seed001.running_example import W0, W0F, W1, W1F
 from shufflekit.verify.claims import claim, confirmed, refuted
 from shufflekit.verify.mutation import printed

@@ -5,10 +5,10 @@ import math
 
 import numpy as np
 
-from shufflekit.numeric import histogram as H
-from shufflekit.numeric.chernoff import chernoff_delta
+from shufflekit.numeric.methods import histogram as H
+from shufflekit.numeric.methods.chernoff import chernoff_delta
 from shufflekit.verify import checks
-from shufflekit.numeric.brute_force import sequence_laws
+from shufflekit.numeric.kernels.brute_force import sequence_laws
 from shufflekit.verify.catalog.seed001.running_example import W0, W0F, W1, W1F
 from shufflekit.verify.claims import claim
 from shufflekit.verify.mutation import printed

@@ -5,8 +5,8 @@ import math
 from functools import lru_cache
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric import baselines as bl
-from shufflekit.numeric import histogram as H
+from shufflekit.numeric.methods import baselines as bl
+from shufflekit.numeric.methods import histogram as H
 from shufflekit.verify import checks
 from shufflekit.verify.catalog.seed001.printed import (
     BOUND_FACTORS,

@@ -5,9 +5,9 @@ import numpy as np
 import sympy as sp
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric import baselines as bl
-from shufflekit.numeric.blanket import BlanketAccountant
-from shufflekit.numeric.brute_force import rows_delta, worst_shuffled_delta
+from shufflekit.numeric.methods import baselines as bl
+from shufflekit.numeric.methods.blanket import BlanketAccountant
+from shufflekit.numeric.kernels.brute_force import rows_delta, worst_shuffled_delta
 from shufflekit.verify import checks
 from shufflekit.verify.catalog.seed002.parameters import random_mechanisms
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted

@@ -8,11 +8,11 @@ import sympy as sp
 from scipy import stats
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric.blanket import BlanketAccountant
-from shufflekit.numeric.brute_force import (multinomial_positive_part, rows_delta,
+from shufflekit.numeric.methods.blanket import BlanketAccountant
+from shufflekit.numeric.kernels.brute_force import (multinomial_positive_part, rows_delta,
                                             worst_shuffled_delta)
-from shufflekit.numeric.gparv_law import ratio_laws
-from shufflekit.numeric.lower import lower_of_law, lower_delta, theorem5_laws
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
+from shufflekit.numeric.methods.lower import lower_of_law, lower_delta, theorem5_laws
 from shufflekit.symbolic import gparv as GP
 from shufflekit.verify import checks
 from shufflekit.verify.catalog.seed002.parameters import random_mechanisms, u, v, w

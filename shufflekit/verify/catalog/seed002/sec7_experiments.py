@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric.blanket import BlanketAccountant
+from shufflekit.numeric.methods.blanket import BlanketAccountant
 from shufflekit.verify import checks
 from shufflekit.verify.claims import CheckContext, claim, confirmed, refuted
 from shufflekit.verify.mutation import printed
@@ -35,7 +35,7 @@ def check_002_sec7_joint_stronger_with_k(ctx: CheckContext):
        statement=r"\text{the FFT upper bounds closely approximate the Theorem 5 lower bounds (10-RR)}",
        section="Sec. 7")
 def check_002_sec7_upper_close_to_lower(ctx: CheckContext):
-    from shufflekit.numeric.lower import LowerAccountant
+    from shufflekit.numeric.methods.lower import LowerAccountant
 
     n, delta = 10**4, 1e-6
     claimed_close = printed(True, "upper bounds closely approximate the lower bounds")

@@ -7,7 +7,7 @@ import numpy as np
 import sympy as sp
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric.gparv_law import ratio_laws
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
 from shufflekit.symbolic import gparv as GP
 from shufflekit.verify.catalog.seed002.parameters import v, w
 from shufflekit.verify.catalog.seed002.printed import ATOMS, TABLE1

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from shufflekit.numeric import histogram as H
+from shufflekit.numeric.methods import histogram as H
 from shufflekit.verify import checks
 from shufflekit.verify.catalog.seed001.running_example import W0F, W1F
 from shufflekit.verify.claims import claim, not_checkable

@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from shufflekit.numeric import histogram as H
+from shufflekit.numeric.methods import histogram as H
 from shufflekit.symbolic import multi_message as MM
 from shufflekit.verify import checks
 from shufflekit.verify.claims import claim, confirmed, imprecise, refuted

@@ -14,7 +14,7 @@ datasets, so the value is a lower bound on the mechanism's profile; the code tri
 every triple :math:`(x^0, x^1, z)` with :math:`x^0\ne x^1` and :math:`R_z` covering the
 support of :math:`R_{x^0}, R_{x^1}`, grouped into distinct laws, and keeps the largest.
 The expectation is enclosed with the certified machinery of
-:mod:`shufflekit.numeric.positive_part` (Arb); the reported value is the *lower* end of the
+:mod:`shufflekit.numeric.kernels.positive_part` (Arb); the reported value is the *lower* end of the
 enclosure, so it never exceeds the true divergence.
 """
 from __future__ import annotations
@@ -26,9 +26,11 @@ from typing import Sequence
 
 import numpy as np
 
-from shufflekit.numeric.blanket import describe_mechanism, law_enclosure
-from shufflekit.numeric.gparv_law import RatioLaw, float_matrix
 from shufflekit.errors import CannotCertify
+from shufflekit.numeric.accountant import Accountant, PrivacyProfile, register
+from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.numeric.kernels.gparv_law import RatioLaw, float_matrix
+from shufflekit.numeric.methods.blanket import describe_mechanism, law_enclosure
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
 
@@ -41,7 +43,7 @@ class Triple:
 
 
 #: classes are merged only when both ratios agree to this relative tolerance (each value on its
-#: own scale); :data:`shufflekit.numeric.blanket.ATOM_RADIUS` = 2^-38 ~ 3.6e-12 covers it together
+#: own scale); :data:`shufflekit.numeric.methods.blanket.ATOM_RADIUS` = 2^-38 ~ 3.6e-12 covers it together
 #: with the 3u error of the float ratios
 MERGE_REL = 1e-12
 
@@ -68,9 +70,9 @@ def merge_relative(alpha, beta, weight) -> np.ndarray:
     and the summed weight of a class.
 
     A lower bound must not raise :math:`G = \alpha - e^\varepsilon\beta` by more than the atom
-    radius of :func:`shufflekit.numeric.blanket.atom_interval` covers, so the tolerance is
+    radius of :func:`shufflekit.numeric.methods.blanket.atom_interval` covers, so the tolerance is
     relative to every value on its own.  (Rounding all values to 12 digits of the *largest*
-    one, as :func:`shufflekit.numeric.gparv_law.merge_classes` does, is harmless for an upper
+    one, as :func:`shufflekit.numeric.kernels.gparv_law.merge_classes` does, is harmless for an upper
     bound, where raising G is the safe side, but for k-RR at :math:`e^{\varepsilon_0}\ge 10^{13}`
     it lumps the class :math:`(e^{-\varepsilon_0}, e^{-\varepsilon_0})` of mass about 1 with
     :math:`(1, 1)`: the merged law has :math:`\mathbb{E}[\alpha] \approx 2` and the "lower"
@@ -138,7 +140,7 @@ def lower_enclosure(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float
 
     :math:`G = \alpha - e^\varepsilon\beta` with :math:`\alpha = R_{x^0}/R_z`,
     :math:`\beta = R_{x^1}/R_z`, probabilities :math:`R_z` (no zero atom), enclosed exactly
-    as the blanket value (:func:`shufflekit.numeric.blanket.law_enclosure`: atoms with a
+    as the blanket value (:func:`shufflekit.numeric.methods.blanket.law_enclosure`: atoms with a
     relative radius covering the float ratios and the 12-digit class merge, probabilities
     with their float error, Arb-certified sums).  ``lo`` is a proven lower bound on the
     divergence of the pair, hence on the mechanism's profile.
@@ -236,12 +238,10 @@ def lower_profile(mech, n: int, epsilons: Sequence[float]) -> "PrivacyProfile":
 
 
 # ===================================================================== registry entry
-from shufflekit.numeric.accountant import Accountant, PrivacyProfile, register  # noqa: E402
-from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 
 def lower_supported(mech) -> bool | str:
-    from shufflekit.numeric.gparv_law import is_finite_ldp
+    from shufflekit.numeric.kernels.gparv_law import is_finite_ldp
 
     ok = is_finite_ldp(mech)
     if ok is not True:
@@ -260,7 +260,7 @@ class Theorem5Accountant(Accountant):
     Each such pair is a replace-one neighbouring pair, so its divergence is at most the
     mechanism's worst case: ``lo`` is a proven lower bound on the true :math:`\delta(\varepsilon)`
     (and :meth:`get_epsilon` a proven lower bound on :math:`\varepsilon(\delta)`).  The pair's
-    expectation is evaluated with :func:`shufflekit.numeric.blanket.blanket_delta_exact`.
+    expectation is evaluated with :func:`shufflekit.numeric.methods.blanket.blanket_delta_exact`.
     """
 
     kind = Kind.LOWER
@@ -268,7 +268,7 @@ class Theorem5Accountant(Accountant):
                    "sums enclosed with Arb anchors and proven float recurrences")
 
     def __init__(self, mech, n: int, *, adjacency: str = "replace-one"):
-        from shufflekit.numeric.gparv_law import numeric_eps0
+        from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
         self.method, self.mechanism, self.n, self.adjacency = "lower", mech, n, adjacency
         self._inner = LowerAccountant.of(mech, n)

@@ -24,12 +24,21 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 import mpmath as mp
+from flint import arb, ctx
 from scipy.special import log_ndtr
 
 from shufflekit.errors import CannotCertify
+from shufflekit.numeric.accountant import (
+    Accountant,
+    PrivacyProfile,
+    accountant,
+    register,
+)
+from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
 
@@ -222,12 +231,8 @@ def central_gaussian_profile(sigma: Any, n: Any, epsilons: Sequence[float] | Non
 
 
 # ============================================================================ registry entries
-from dataclasses import dataclass, replace  # noqa: E402
 
-from flint import arb, ctx  # noqa: E402
 
-from shufflekit.numeric.accountant import Accountant, PrivacyProfile, accountant, register  # noqa: E402,E501
-from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ Lemma 5.3 of Balle et al., as used in Takagi-Liew 2026 (App. C): for an ordered 
     \ell_\varepsilon = (R_x - e^\varepsilon R_{x'})/R_{BG}.
 
 For BMG with :math:`W = e^{sZ - s^2/2}`, :math:`s = \|x\|/\sigma_0`, both orders of the zero-out pair
-give an affine-lognormal :math:`L` (:mod:`~shufflekit.numeric.lognormal_lattice`):
+give an affine-lognormal :math:`L` (:mod:`~shufflekit.numeric.kernels.lognormal_lattice`):
 
 * :math:`(x, \perp)`: :math:`L = \gamma + (1-\gamma)W - e^\varepsilon` (heavy right tail);
 * :math:`(\perp, x)`: :math:`L = 1 - e^\varepsilon(\gamma + (1-\gamma)W)` (bounded above).
@@ -31,12 +31,12 @@ finite and monotone when :math:`\sigma_0` is so small that no lattice can resolv
 How :math:`E[(\sum B_iL_i)_+]` is bounded (:func:`blanket_delta`); **the certificate covers every
 step**:
 
-1. *Lattice law of* :math:`X = BL` (:func:`~shufflekit.numeric.lognormal_lattice.discretise`):
+1. *Lattice law of* :math:`X = BL` (:func:`~shufflekit.numeric.kernels.lognormal_lattice.discretise`):
    truncation excess above :math:`T_{hi}` added; lower clamp safe; convex split (mean-preserving
    spread); Arb masses with an :math:`\ell_1` error bound.
 2. *Powers with re-gridding.*  :math:`S_n` is built left to right over the bits of :math:`n`
    (:math:`S_{2m} = S_m + S_m'`, :math:`S_{m+1} = S_m + X`).  After each convolution
-   (:func:`~shufflekit.numeric.radix2_fft.convolve`, proven :math:`\ell_1` round-off bound, or
+   (:func:`~shufflekit.numeric.kernels.radix2_fft.convolve`, proven :math:`\ell_1` round-off bound, or
    Arb polynomial products for the first sums, whose errors are amplified most; no wrap-around:
    the transform covers the whole support) the law may be
 
@@ -85,13 +85,19 @@ import mpmath as mp
 import numpy as np
 
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric import radix2_fft as fft
-from shufflekit.numeric.directed_rounding import float_up
-from shufflekit.numeric.lognormal_lattice import AffineLognormal, discretise, truncation_points
+from shufflekit.numeric.kernels import radix2_fft as fft
+from shufflekit.numeric.kernels.directed_rounding import float_up
+from shufflekit.numeric.kernels.lognormal_lattice import (
+    AffineLognormal,
+    discretise,
+    truncation_points,
+)
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
 if TYPE_CHECKING:
     from shufflekit.numeric.accountant import PrivacyProfile
+from shufflekit.numeric.accountant import Accountant, invert_delta, register
+from shufflekit.numeric.bound import Bound, Kind
 
 U = fft.UNIT
 #: largest array kept between convolutions (the lattice is coarsened beyond it)
@@ -444,8 +450,6 @@ def bmg_delta(mech: Any, n: int, epsilon: float, *, radius: float | None = None,
 
 
 # ============================================================================ accountant
-from shufflekit.numeric.accountant import Accountant, invert_delta, register  # noqa: E402
-from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 CERTIFICATE = ("Takagi-Liew 2026 App. C (Balle et al. Lemma 5.3), both orders of the zero-out pair, worst "
                "|x| = 1 by convex order; capped by the single-report divergence (Arb); lattice law "
@@ -504,7 +508,7 @@ class BMGBlanketAccountant(Accountant):
         r"""A starting point for the inversion: the template :math:`f_{n,\varepsilon}(\chi_{lo})` with
         :math:`\chi_{lo}^{-2} = \mathrm{Var}[\ell_0]/\gamma` read off the law at :math:`\varepsilon = 0`
         (lognormal variance :math:`b^2e^{2m+s^2}(e^{s^2}-1)`; Takagi-Liew 2026, Def. 2.5)."""
-        from shufflekit.numeric import shuffle_template
+        from shufflekit.numeric.methods import shuffle_template
 
         try:
             with mp.workdps(30):

@@ -3,7 +3,7 @@ r"""Certified composition of shuffled rounds by privacy-loss-distribution (PLD) 
 **Upper bound.**  Each round (any registered accountant: mechanism, n, method; its profile must
 bound both orders of every neighbouring pair, as the registered finite methods do: all ordered
 pairs for replace-one, both directions for zero-out) is replaced by
-its certified dominating pair (:mod:`shufflekit.numeric.dominating_pair`), whose privacy loss
+its certified dominating pair (:mod:`shufflekit.numeric.composition.dominating_pair`), whose privacy loss
 under :math:`P` lives on the grid :math:`k\Delta` plus an atom at :math:`+\infty`.  By Zhu,
 Dong and Wang 2022 (Thm 10) the product of the dominating pairs dominates the adaptive
 composition of the rounds, and its curve is
@@ -19,7 +19,7 @@ discretisation is pessimistic by construction: the dominating pair's losses lie 
 (its atoms are hull vertices), so no rounding of losses is needed.
 
 **Round-off (proven bound).**  Each convolution of two loss laws is
-:func:`shufflekit.numeric.radix2_fft.fft_convolve`: zero-padded discrete Fourier transforms
+:func:`shufflekit.numeric.kernels.radix2_fft.fft_convolve`: zero-padded discrete Fourier transforms
 of power-of-two length by the project's own radix-2 FFT with Arb twiddle factors (no
 third-party FFT is used), with a proven bound on the :math:`\ell_1` distance of the computed
 cells from the exact :math:`a*b` (Higham Thm 24.2, re-proved there with the underflow terms;
@@ -36,7 +36,7 @@ composed mechanism.
 
 **Lower bound.**  For a concrete neighbouring pair with exactly known laws (the binary
 randomized-response boundary pair :math:`(T_{n,0}, T_{n,1})` of Shvets 2026, Lemma 4.1, from
-:func:`shufflekit.numeric.histogram.binary_pair`), running the same rounds on that pair gives
+:func:`shufflekit.numeric.methods.histogram.binary_pair`), running the same rounds on that pair gives
 :math:`P^{\otimes T}, Q^{\otimes T}`, whose curve is a lower bound on the composed mechanism's.
 Its losses are rounded *down* to the grid (the curve is non-decreasing in every loss, so this
 can only lower it), both orders :math:`P\|Q` and :math:`Q\|P` are composed, and the larger
@@ -52,13 +52,24 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric.accountant import Accountant, PrivacyProfile, accountant, describe
+from shufflekit.numeric.accountant import (
+    Accountant,
+    PrivacyProfile,
+    accountant,
+    describe,
+)
 from shufflekit.numeric.bound import Bound, Kind, round_up
-from shufflekit.numeric.caller_state import keeps_caller_state
-from shufflekit.numeric import radix2_fft as fft
-from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, UNIT, PrivacyLossPmf,
-                                                check_grid, dominating_pair)
-from shufflekit.numeric.radix2_fft import MAX_FFT, sum_up, transform_length
+from shufflekit.numeric.composition.dominating_pair import (
+    DEFAULT_GRID,
+    DEFAULT_TAIL,
+    UNIT,
+    PrivacyLossPmf,
+    check_grid,
+    dominating_pair,
+)
+from shufflekit.numeric.kernels import radix2_fft as fft
+from shufflekit.numeric.kernels.caller_state import keeps_caller_state
+from shufflekit.numeric.kernels.radix2_fft import MAX_FFT, sum_up, transform_length
 from shufflekit.validation import MAX_ROUNDS, check_int, check_n  # noqa: F401 - MAX_ROUNDS re-exported
 
 
@@ -181,7 +192,7 @@ def binary_rr_boundary_pmfs(eps0: float, n: int, grid: float = DEFAULT_GRID
     r"""Both directed loss laws of the binary randomized-response boundary pair
     :math:`(T_{n,0}, T_{n,1})` (Shvets 2026, Lemma 4.1 / Sec. 8.1), keep probability
     :math:`e^{\varepsilon_0}/(1+e^{\varepsilon_0})`."""
-    from shufflekit.numeric.histogram import binary_pair
+    from shufflekit.numeric.methods.histogram import binary_pair
     from shufflekit.validation import check_epsilon
 
     e0 = check_epsilon(eps0)
@@ -376,7 +387,7 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
 def round_accountant(r: Round) -> Accountant:
     """The accountant of one round, from the registry.  A central Gaussian given by its
     description (``{"name": "central-gaussian", "sigma": ...}``) becomes the mechanism
-    :class:`~shufflekit.numeric.gaussian.CentralGaussian` first."""
+    :class:`~shufflekit.numeric.methods.gaussian.CentralGaussian` first."""
     mech = central_gaussian(r.mechanism) if is_central_gaussian(r.mechanism) else r.mechanism
     return accountant(mech, r.n, method=r.method, adjacency=r.adjacency, **dict(r.options))
 
@@ -460,7 +471,7 @@ def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: 
                certificate: str = "explicit laws of one neighbouring pair"
                ) -> ComposedAccountant:
     r"""Lower accountant: ``rounds`` rounds on one neighbouring pair with explicit laws ``p, q``
-    (e.g. a histogram pair of :mod:`shufflekit.numeric.histogram`, or a post-processing of
+    (e.g. a histogram pair of :mod:`shufflekit.numeric.methods.histogram`, or a post-processing of
     one, which can only lower the curve); both orders composed, the larger lower end kept."""
     t0 = time.perf_counter()
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
@@ -551,9 +562,9 @@ def is_central_gaussian(mech: Any) -> bool:
 
 
 def central_gaussian(mech: Any) -> Any:
-    """The :class:`~shufflekit.numeric.gaussian.CentralGaussian` a description names (a
+    """The :class:`~shufflekit.numeric.methods.gaussian.CentralGaussian` a description names (a
     mechanism object passes through)."""
-    from shufflekit.numeric.gaussian import CentralGaussian
+    from shufflekit.numeric.methods.gaussian import CentralGaussian
 
     if isinstance(mech, Mapping):
         return CentralGaussian(float(_get(mech, "sigma")))

@@ -4,7 +4,7 @@ r"""Design of the blanket-mixed Gaussian mechanism (Takagi-Liew 2026, Sec. 4.2) 
   :math:`\chi_{lo}^{-2} = \sup_r \gamma^{-1}\mathrm{Var}_{Y\sim R_{BG}}[\ell_0(Y; x, \perp, R_{BG})]`
   (Takagi-Liew 2026, Def. 2.5) with the law of :math:`\ell_0 = a + b e^{sZ+m}` read off the mechanism
   (lognormal variance :math:`b^2 e^{2m+s^2}(e^{s^2}-1)`), worst radius as in
-  :func:`~shufflekit.numeric.bmg_blanket.worst_radius`.
+  :func:`~shufflekit.numeric.methods.bmg_blanket.worst_radius`.
 * :func:`err1` -- worst-case single-user MSE of :math:`\hat x = Y/(1-\gamma)` by the law of total
   variance: given the component, :math:`Y` has covariance :math:`\sigma_0^2 I_d`; the component mean
   is :math:`x` with probability :math:`1-\gamma` and 0 otherwise (Bernoulli variance
@@ -33,7 +33,7 @@ import mpmath as mp
 from scipy.optimize import brentq, minimize_scalar
 
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric import bmg_blanket, gaussian, shuffle_template
+from shufflekit.numeric.methods import bmg_blanket, gaussian, shuffle_template
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
 

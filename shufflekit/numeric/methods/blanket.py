@@ -11,11 +11,11 @@ neighbouring pair :math:`(x, x')`, the shuffled hockey-stick divergence is at mo
 
 with :math:`\alpha = R_x/c`, :math:`\beta = R_{x'}/c` (the GPARV of Su-Cheng-Wang 2026, Def. 5.1).
 The pair :math:`(\alpha,\beta)` and its weights do not depend on :math:`\varepsilon`;
-:class:`~shufflekit.numeric.gparv_law.RatioLaw` stores them once per distinct neighbouring
+:class:`~shufflekit.numeric.kernels.gparv_law.RatioLaw` stores them once per distinct neighbouring
 pair (both directions of every pair of the relation), and the bound is the largest over them.
 
 ``exact`` (:func:`blanket_delta_exact`, :func:`law_enclosure`): the expectation is enclosed by
-:func:`shufflekit.numeric.positive_part.expected_positive_part` (Arb anchors, float
+:func:`shufflekit.numeric.kernels.positive_part.expected_positive_part` (Arb anchors, float
 recurrences with proven error bounds, certified tails relative to the value; see that module).
 What the certificate covers:
 
@@ -28,7 +28,7 @@ What the certificate covers:
   summed, pairs whose weights agree within :math:`4(K+1)u` sharing one law; ``K`` classes) is
   within a relative :math:`\epsilon_w = 5(K+1)u` of the pair's exact weight, and the zero mass
   :math:`1-\gamma`, computed from the exact entries
-  (:func:`~shufflekit.numeric.gparv_law.zero_mass_of`), within its proven relative error
+  (:func:`~shufflekit.numeric.kernels.gparv_law.zero_mass_of`), within its proven relative error
   :math:`\epsilon_0`; the sums normalise the float law by its total, which is within
   :math:`\epsilon=\max(\epsilon_w,\epsilon_0)` of 1, so each normalised probability is within
   :math:`\eta = 2\epsilon/(1-\epsilon)` of the exact one.  Every cell of the multinomial is a
@@ -39,9 +39,9 @@ What the certificate covers:
   :math:`1-\mathrm{fl}(\gamma)`.)  The float :math:`1-\gamma` is not usable near one: for
   :math:`R_x(y) = 1-2^{-57}` it is 0 while the exact mass is :math:`2^{-57}`, and the worst case
   of the sum (every user but one drawing the zero atom) scales with its power :math:`n-1`;
-* the arithmetic: the enclosure of :func:`~shufflekit.numeric.positive_part.expected_positive_part`.
+* the arithmetic: the enclosure of :func:`~shufflekit.numeric.kernels.positive_part.expected_positive_part`.
 
-``fft`` (:func:`shufflekit.numeric.blanket_fft.blanket_delta_fft`, Su-Cheng-Wang 2026, Algorithm 4) is
+``fft`` (:func:`shufflekit.numeric.methods.blanket_fft.blanket_delta_fft`, Su-Cheng-Wang 2026, Algorithm 4) is
 kept as the alternative engine of :class:`BlanketAccountant`.
 """
 from __future__ import annotations
@@ -54,13 +54,21 @@ from typing import Sequence
 import numpy as np
 from flint import arb, ctx
 
-from shufflekit.numeric.blanket_fft import blanket_delta_fft, default_grid
-from shufflekit.numeric.gparv_law import (law_atoms, law_of_pair, is_finite_ldp,  # noqa: F401
-                                          RatioLaw, numeric_eps0, ratio_laws)
-from shufflekit.numeric.positive_part import MAX_EXACT_N, expected_positive_part
 from shufflekit.errors import CannotCertify
+from shufflekit.numeric.accountant import Accountant, PrivacyProfile, register
+from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
+from shufflekit.numeric.kernels.gparv_law import (  # noqa: F401
+    RatioLaw,
+    is_finite_ldp,
+    law_atoms,
+    law_of_pair,
+    numeric_eps0,
+    ratio_laws,
+)
+from shufflekit.numeric.kernels.positive_part import MAX_EXACT_N, expected_positive_part
+from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft, default_grid
 from shufflekit.validation import check_delta, check_epsilon, check_n
-from shufflekit.numeric.directed_rounding import float_down, float_up
 
 UNIT = 2.0 ** -53               # float64 unit round-off
 ATOM_RADIUS = 2.0 ** -38        # relative radius of alpha, beta (see the module docstring)
@@ -257,8 +265,6 @@ def blanket_epsilon(mech, n: int, delta: float, *, method: str = "exact",
 
 
 # ============================================================ registry entries
-from shufflekit.numeric.accountant import Accountant, PrivacyProfile, register  # noqa: E402
-from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
 
 
 class BlanketExactAccountant(Accountant):
@@ -266,7 +272,7 @@ class BlanketExactAccountant(Accountant):
     neighbouring pair of the relation (both directions; ``zero-out`` pairs each input with the
     null input whose law is the blanket).  The certificate covers the theorem's value
     :math:`\tfrac1n\mathbb{E}[(\sum_i G_i)_+]` of every pair: an Arb-certified enclosure of the
-    exact multinomial sums (:mod:`shufflekit.numeric.positive_part`), with the float inputs'
+    exact multinomial sums (:mod:`shufflekit.numeric.kernels.positive_part`), with the float inputs'
     errors covered (module docstring)."""
 
     kind = Kind.UPPER

@@ -7,7 +7,7 @@ h(e^{\varepsilon})`.  A pair :math:`(P, Q)` *dominates* a mechanism :math:`M` wh
 ordered neighbouring pair :math:`(D, D')` (Zhu, Dong and Wang 2022, Def. 7).  If each round
 of an adaptive composition is dominated by :math:`(P_t, Q_t)`, the product pair
 :math:`(\prod P_t, \prod Q_t)` dominates the composition (same paper, Thm 10); that is what
-:mod:`shufflekit.numeric.composition` uses.
+:mod:`shufflekit.numeric.composition.fixed` uses.
 
 Facts about a single hockey-stick curve (any pair; Zhu, Dong and Wang 2022, Sec. 3):
 (i) :math:`h` is convex and non-increasing on :math:`[0, \infty)`;
@@ -74,8 +74,8 @@ from flint import arb, ctx
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.accountant import Accountant
 from shufflekit.numeric.bound import Kind, round_up
+from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 from shufflekit.validation import check_real
-from shufflekit.numeric.directed_rounding import float_down, float_up
 
 #: default loss grid: 2^-10 (about 1e-3), a power of two so that i * grid is exact
 DEFAULT_GRID = 2.0 ** -10

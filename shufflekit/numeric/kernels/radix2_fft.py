@@ -1,8 +1,8 @@
 r"""Radix-2 FFT with Arb twiddle factors, and linear convolution with a proven round-off bound.
 
 This is the project's one discrete Fourier transform: every certified convolution (the
-composition of loss laws, :mod:`shufflekit.numeric.composition`; the sums of the BMG blanket
-accountant, :mod:`shufflekit.numeric.bmg_blanket`) goes through :func:`fft_convolve` or
+composition of loss laws, :mod:`shufflekit.numeric.composition.fixed`; the sums of the BMG blanket
+accountant, :mod:`shufflekit.numeric.methods.bmg_blanket`) goes through :func:`fft_convolve` or
 :func:`convolve` (which sums short kernels directly, :func:`direct_convolve`).  The
 transform is written out here, not taken from a third-party FFT, so that the error analysis
 below is about the code that runs.

@@ -31,7 +31,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import logsumexp
 
-from shufflekit.numeric.histogram import check_channel
+from shufflekit.numeric.methods.histogram import check_channel
 from shufflekit.validation import check_epsilon, check_n
 
 Direction = Literal["Q||P", "P||Q", "both"]

@@ -32,7 +32,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from shufflekit.numeric.directed_rounding import float_up
+
+from shufflekit.numeric.kernels.directed_rounding import float_up
 
 U = 2.0 ** -53
 

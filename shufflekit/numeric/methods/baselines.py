@@ -17,19 +17,23 @@ violated conditions raise :class:`~shufflekit.errors.CannotCertify`
   *The privacy blanket of the shuffle model* (CRYPTO 2019), Sec. 5, with the exact
   mechanism-specific :math:`\gamma` and privacy amplification random variable.
 * :func:`chernoff_canonical_delta` -- Shvets 2026, Sec. 8.2, through
-  :func:`shufflekit.numeric.chernoff.chernoff_delta`.
+  :func:`shufflekit.numeric.methods.chernoff.chernoff_delta`.
 """
 from __future__ import annotations
 
 import math
+import time
 from typing import Callable
 
 import numpy as np
+from flint import arb, ctx
 
-from shufflekit.numeric.gparv_law import float_matrix, ratio_laws
 from shufflekit.errors import CannotCertify
+from shufflekit.numeric.accountant import Accountant, register
+from shufflekit.numeric.bound import Bound, Kind, interval_of_arb
+from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
+from shufflekit.numeric.kernels.gparv_law import float_matrix, ratio_laws
 from shufflekit.validation import check_delta, check_epsilon, check_n
-from shufflekit.numeric.directed_rounding import float_down, float_up
 
 
 def _check_eps0(eps0) -> float:
@@ -40,7 +44,7 @@ def _check_eps0(eps0) -> float:
 
 
 def _ldp_eps0(mech) -> float:
-    from shufflekit.numeric.gparv_law import numeric_eps0
+    from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
     e0 = numeric_eps0(mech)
     if not math.isfinite(e0):
@@ -183,7 +187,7 @@ def clone_delta(eps0: float, n: int, epsilon: float) -> tuple[float, float]:
         \quad \mathcal A = p - e^\varepsilon(1-p),\ \mathcal B = 1-p-e^\varepsilon p .
 
     (The two directions are equal by symmetry.)  Enclosed with the certified binomial rows of
-    :mod:`shufflekit.numeric.positive_part`: :math:`\mathcal A,\mathcal B` as Arb balls (upper
+    :mod:`shufflekit.numeric.kernels.positive_part`: :math:`\mathcal A,\mathcal B` as Arb balls (upper
     ends for the upper bound), the inner sums over certified pmf windows (beyond a window the
     summand is at most :math:`\mathcal A\,b_c(a-1)`, bounded by the certified tail), the outer
     sum in Arb, and :math:`P(C\notin\text{window})\,\mathcal A` added to the upper end.
@@ -206,7 +210,7 @@ def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> 
     more than :data:`CLONE_MAX_TERMS` terms."""
     from flint import arb, ctx
 
-    from shufflekit.numeric.positive_part import REL_TARGET, U, rows_for
+    from shufflekit.numeric.kernels.positive_part import REL_TARGET, U, rows_for
 
     eps0, n, epsilon = _check_eps0(eps0), check_n(n), check_epsilon(epsilon)
     ctx.prec = 128
@@ -267,7 +271,7 @@ def _worst_pair_float(mech, n: int, epsilon: float, adjacency: str, what: str, b
     :math:`e^\varepsilon - 1`).  There is no float64 evaluation: in float64 the Bennett term
     :math:`(1-\gamma+\gamma e^{-s})^n - (1-\gamma)^n` is 0 for :math:`\gamma < 10^{-16}`
     (binary RR with :math:`\varepsilon_0 \ge 37`) although the bound is positive."""
-    from shufflekit.numeric.caller_state import certified_arithmetic
+    from shufflekit.numeric.kernels.caller_state import certified_arithmetic
 
     n, epsilon = check_n(n), check_epsilon(epsilon)
     _ldp_eps0(mech)
@@ -376,7 +380,7 @@ def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
     missing support).  Ordered pairs are skipped only when their floats and ratios are
     identical.
     """
-    from shufflekit.numeric.chernoff import chernoff_delta
+    from shufflekit.numeric.methods.chernoff import chernoff_delta
 
     n, epsilon = check_n(n), check_epsilon(epsilon)
     if getattr(mech, "components", None):
@@ -406,12 +410,8 @@ def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
 # Each baseline is registered with the kind it proves.  Closed forms are evaluated in Arb
 # ball arithmetic (python-flint), so an ``upper`` value is the upper end of a ball that
 # contains the exact closed-form value.
-import time  # noqa: E402
 
-from flint import arb, ctx  # noqa: E402
 
-from shufflekit.numeric.accountant import Accountant, register  # noqa: E402
-from shufflekit.numeric.bound import Bound, Kind, interval_of_arb  # noqa: E402
 
 ARB_PREC = 128          # working precision (bits) of the closed-form evaluations
 
@@ -444,7 +444,7 @@ def fmt23_epsilon_arb(eps0: float, n: int, delta: float):
 
 def finite_ldp(mech) -> bool | str:
     """True for a finite mechanism with a finite local eps0 (what every finite method needs)."""
-    from shufflekit.numeric.gparv_law import is_finite_ldp
+    from shufflekit.numeric.kernels.gparv_law import is_finite_ldp
 
     return is_finite_ldp(mech)
 

@@ -84,7 +84,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 from flint import arb, ctx
-from shufflekit.numeric.directed_rounding import float_down, float_up
+
+from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 
 U = 2.0 ** -53
 LOG2E = 1.0 / math.log(2.0)

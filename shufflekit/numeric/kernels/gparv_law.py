@@ -41,7 +41,7 @@ class RatioLaw:
     pairs: tuple
     #: the zero mass :math:`1-\gamma` from the exact entries (:func:`zero_mass_of`) and a bound
     #: on its relative error; ``None``: :math:`\max(0, 1-\gamma)` of the float ``gamma``, whose
-    #: error the consumers bound from ``gamma`` (the laws of :mod:`shufflekit.numeric.lower`
+    #: error the consumers bound from ``gamma`` (the laws of :mod:`shufflekit.numeric.methods.lower`
     #: have no zero atom and pass ``gamma = 1``)
     zero: float | None = None
     zero_err: float | None = None
@@ -142,7 +142,7 @@ def merge_classes(alpha, beta, weight) -> np.ndarray:
 
     Raising :math:`G = \alpha - e^\varepsilon\beta` is the safe side of an upper bound, and the
     move is at most :data:`MERGE_REL` of each ratio, within the atom radius of
-    :func:`shufflekit.numeric.blanket.atom_interval`, so the enclosure's lower end stays valid
+    :func:`shufflekit.numeric.methods.blanket.atom_interval`, so the enclosure's lower end stays valid
     too.  (Rounding every value to 12 digits of the *largest* one lumped, e.g., the column of
     ratio 86 with the column of ratio :math:`10^{17}`: the law's value then rose by orders of
     magnitude, its lower end above the true value.)  A class that fails the check after the

@@ -46,8 +46,8 @@ import sympy as sp
 from flint import arb, ctx
 
 from shufflekit.errors import InvalidParameter
+from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 from shufflekit.validation import check_epsilon, check_n
-from shufflekit.numeric.directed_rounding import float_down, float_up
 
 FLOAT = np.longdouble
 U = float(np.finfo(FLOAT).eps) / 2          # unit round-off of the working type

@@ -1,7 +1,7 @@
 r"""Interoperation with Google's ``dp_accounting``: a shuffled round as a ``PrivacyLossDistribution``.
 
 A shufflekit round (any registered accountant) becomes its certified dominating pair
-(:mod:`shufflekit.numeric.dominating_pair`), whose privacy loss under :math:`P` lives on the
+(:mod:`shufflekit.numeric.composition.dominating_pair`), whose privacy loss under :math:`P` lives on the
 grid :math:`k\Delta` plus an atom at :math:`+\infty` -- exactly the representation of
 ``dp_accounting.pld.pld_pmf`` (loss index :math:`k`, ``discretization`` :math:`\Delta`,
 ``infinity_mass``).  The export passes those masses through unchanged and adds the
@@ -17,7 +17,7 @@ Users can then compose the round with their other events inside ``dp_accounting`
     total.get_epsilon_for_delta(1e-6)
 
 (``dp_accounting``'s own composition is floating point without a round-off bound; the
-certified composition is :func:`shufflekit.numeric.composition.compose`.)
+certified composition is :func:`shufflekit.numeric.composition.fixed.compose`.)
 
 Cross-checks on cases both libraries can do (:func:`gaussian_crosscheck`,
 :func:`randomized_response_crosscheck`) report shufflekit's certified composition, the
@@ -29,12 +29,20 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+from shufflekit.errors import InvalidParameter
 from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.bound import Kind, round_up
-from shufflekit.numeric.composition import central_gaussian, composed_accountant, is_central_gaussian
-from shufflekit.numeric.dominating_pair import (DEFAULT_GRID, DEFAULT_TAIL, PrivacyLossPmf,
-                                                dominating_pair)
-from shufflekit.errors import InvalidParameter
+from shufflekit.numeric.composition.dominating_pair import (
+    DEFAULT_GRID,
+    DEFAULT_TAIL,
+    PrivacyLossPmf,
+    dominating_pair,
+)
+from shufflekit.numeric.composition.fixed import (
+    central_gaussian,
+    composed_accountant,
+    is_central_gaussian,
+)
 from shufflekit.validation import check_delta, check_epsilon, check_int
 
 
@@ -74,7 +82,7 @@ def gaussian_crosscheck(sigma: float, rounds: int, deltas: Sequence[float], *,
     value (one round of :math:`\sigma/\sqrt T`, i.e. :math:`\mu = \sqrt T/\sigma`-GDP)."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
-    from shufflekit.numeric.gaussian import gdp_epsilon
+    from shufflekit.numeric.methods.gaussian import gdp_epsilon
 
     rounds = check_int("rounds", rounds, 1, 10 ** 6)
     ours = composed_accountant({"name": "central-gaussian", "sigma": float(sigma)}, 1, rounds,

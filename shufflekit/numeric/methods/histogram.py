@@ -51,7 +51,7 @@ import numpy as np
 from scipy.special import gammaln
 from scipy.stats import binom
 
-from shufflekit.numeric.gaussian import gdp_delta
+from shufflekit.numeric.methods.gaussian import gdp_delta
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
 ROW_TOLERANCE = 1e-9
@@ -845,7 +845,7 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
 
     Constants at :math:`\pi = k/n`; both directed deltas at each epsilon; GDP values
     :math:`\delta_{\rm GDP}(\varepsilon;\mu)` (Shvets 2026, eq. (9);
-    :func:`shufflekit.numeric.gaussian.gdp_delta`) with :math:`\mu = \sqrt{I_\pi/n}` (fixed
+    :func:`shufflekit.numeric.methods.gaussian.gdp_delta`) with :math:`\mu = \sqrt{I_\pi/n}` (fixed
     composition) and :math:`\sqrt{I^{\rm mix}_\pi/n}` (mixture); the directed and two-sided
     epsilons for each delta (``inf`` where the singular mass exceeds delta).
     """

@@ -78,9 +78,12 @@ import numpy as np
 from flint import acb, arb, ctx, fmpq
 
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.validation import check_n, check_real
-from shufflekit.numeric.directed_rounding import float_down, float_up
-from shufflekit.numeric.positive_part import MAX_EXACT_N
+from shufflekit.numeric.accountant import Accountant, invert_delta, register
+from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
+from shufflekit.numeric.kernels.gparv_law import is_finite_ldp, numeric_eps0, ratio_laws
+from shufflekit.numeric.kernels.positive_part import MAX_EXACT_N
+from shufflekit.validation import check_delta, check_epsilon, check_n, check_real
 
 UNIT = 2.0 ** -53                 # float64 unit round-off
 ARB_PREC = 128                    # working precision of the ball arithmetic (bits)
@@ -672,7 +675,7 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
 
     The weights are taken with the relative error ``prob_rel_err`` and the zero mass with
     ``zero_mass_rel_err`` (its proven relative error, e.g. from
-    :func:`shufflekit.numeric.gparv_law.zero_mass_of`); when that is ``None`` the zero mass is
+    :func:`shufflekit.numeric.kernels.gparv_law.zero_mass_of`); when that is ``None`` the zero mass is
     taken as :math:`1-\gamma` of float weights, with the absolute error ``prob_rel_err``.
     The bound is multiplied by :math:`(1\pm\eta)^n`, :math:`\eta` the largest of them.
     """
@@ -826,10 +829,6 @@ def blanket_delta_plain_fft(atoms: Sequence[float], probs: Sequence[float], n: i
 
 
 # ============================================================ the registered accountant
-from shufflekit.numeric.accountant import Accountant, invert_delta, register  # noqa: E402
-from shufflekit.numeric.bound import Bound, Kind  # noqa: E402
-from shufflekit.numeric.gparv_law import is_finite_ldp, numeric_eps0, ratio_laws  # noqa: E402
-from shufflekit.validation import check_delta, check_epsilon  # noqa: E402
 
 
 class BlanketFFTAccountant(Accountant):

@@ -103,9 +103,7 @@ def _is(name: str):
 @register("bmg-asymptotic", kind=Kind.ASYMPTOTIC, supports=_is("bmg"), adjacencies=("zero-out",),
           summary="template f_(n,eps)(chi_lo) for BMG (Takagi-Liew 2026 Thm 3.2); asymptotic, not certified")
 def bmg_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
-    from shufflekit.numeric import bmg_design
-
-    chi = bmg_design.chi_lo(mech.gamma, mech.sigma0)
+    chi = float(mech.chi_lo())      # the mechanism's own chi_lo (Takagi-Liew 2026, Def. 2.4)
     return TemplateAccountant(mech, n, chi, method="bmg-asymptotic", adjacency=adjacency,
                               certificate="none: Takagi-Liew 2026 Thm 3.2 template, (1 + o(1)) dropped")
 

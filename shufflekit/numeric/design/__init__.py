@@ -1,0 +1,1 @@
+"""Design of local randomizers for a target shuffled guarantee."""

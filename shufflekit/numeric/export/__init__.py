@@ -1,0 +1,1 @@
+"""Export of shuffled privacy profiles to other accountants' representations."""
