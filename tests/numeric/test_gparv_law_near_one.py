@@ -23,17 +23,11 @@ from shufflekit.mechanisms.finite import BOT, FiniteMechanism
 from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.methods.blanket import law_enclosure
 from shufflekit.numeric.kernels.gparv_law import UNIT, merge_classes, ratio_laws
+from .contract.edge_matrices import E0_NEAR_ONE, NEAR_ONE, WIDE_3X3
 
 R = sp.Rational
-NEAR_ONE = [[1 - R(1, 2 ** 57), R(1, 2 ** 57)], [1 - R(1, 2 ** 119), R(1, 2 ** 119)]]
-WIDE_3X3 = [[R(4096, 12289), R(8192, 12289), R(1, 12289)],
-            [R(16, 4113), R(1, 4113), R(4096, 4113)],
-            [1 - R(8796093022209, 10384593717069655257069788751462401),
-             R(1, 10384593717069655257069788751462401),
-             R(8796093022208, 10384593717069655257069788751462401)]]
 TINY_TAIL = [[R(2 ** 121, 2 ** 121 + 3), R(3, 2 ** 121 + 3)],
              [R(2 ** 82, 2 ** 82 + 1), R(1, 2 ** 82 + 1)]]
-E0_NEAR_ONE = float(62 * sp.log(2))
 
 
 def exact_zero_mass(rows) -> Fraction:

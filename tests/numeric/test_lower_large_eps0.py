@@ -20,7 +20,8 @@ import sympy as sp
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.kernels import brute_force as BF
-from shufflekit.numeric.methods.lower import Theorem5Accountant, merge_relative, theorem5_laws
+from shufflekit.numeric.kernels.gparv_law import merge_classes
+from shufflekit.numeric.methods.lower import Theorem5Accountant, theorem5_laws
 
 R = sp.Rational
 
@@ -129,7 +130,7 @@ def test_merge_tolerance_is_relative_to_each_value(scale):
     tiny = 9.357622968840175e-14
     alpha = np.array([tiny, 1.0, 1.0 + 1e-14, 1.0 + 1e-6, scale])
     beta = np.array([tiny, 1.0, 1.0, 1.0, scale])
-    out = merge_relative(alpha, beta, np.array([0.5, 0.1, 0.1, 0.1, 0.2]))
+    out = merge_classes(alpha, beta, np.array([0.5, 0.1, 0.1, 0.1, 0.2]))
     rows = {(a, b): w for a, b, w in out}
     # tiny is never lumped with 1, whatever the largest value; 1 and 1 + 1e-14 are merged
     # (largest alpha kept), 1 + 1e-6 is not

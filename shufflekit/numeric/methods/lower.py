@@ -29,7 +29,7 @@ import numpy as np
 from shufflekit.errors import CannotCertify
 from shufflekit.numeric.accountant import Accountant, PrivacyProfile, register
 from shufflekit.numeric.bound import Bound, Kind
-from shufflekit.numeric.kernels.gparv_law import RatioLaw, float_matrix
+from shufflekit.numeric.kernels.gparv_law import RatioLaw, float_matrix, merge_classes
 from shufflekit.numeric.methods.blanket import describe_mechanism, law_enclosure
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
@@ -42,68 +42,12 @@ class Triple:
     z: object
 
 
-#: classes are merged only when both ratios agree to this relative tolerance (each value on its
-#: own scale); :data:`shufflekit.numeric.methods.blanket.ATOM_RADIUS` = 2^-38 ~ 3.6e-12 covers it together
-#: with the 3u error of the float ratios
-MERGE_REL = 1e-12
-
-
-def _relative_key(v: np.ndarray) -> np.ndarray:
-    r"""Per-value key ``(exponent, mantissa rounded to 12 decimals)`` of non-negative floats.
-
-    Two values with the same key satisfy :math:`|v_1 - v_2| \le 10^{-12}\max(v_1, v_2)`
-    (up to a few units of round-off in the scaling): the tolerance is relative to each value,
-    not to the largest value of the array.  Zero has its own key.
-    """
-    v = np.asarray(v, dtype=float)
-    pos = v > 0
-    e = np.zeros_like(v)
-    e[pos] = np.floor(np.log10(v[pos]))
-    m = np.zeros_like(v)
-    m[pos] = np.round(v[pos] / 10.0 ** e[pos], 12)
-    return np.stack([e, m], axis=1)
-
-
-def merge_relative(alpha, beta, weight) -> np.ndarray:
-    r"""Merge output classes whose :math:`\alpha` and :math:`\beta` each agree to a relative
-    :data:`MERGE_REL`; rows ``(alpha, beta, weight)`` with the largest alpha, the smallest beta
-    and the summed weight of a class.
-
-    A lower bound must not raise :math:`G = \alpha - e^\varepsilon\beta` by more than the atom
-    radius of :func:`shufflekit.numeric.methods.blanket.atom_interval` covers, so the tolerance is
-    relative to every value on its own.  (Rounding all values to 12 digits of the *largest*
-    one, as :func:`shufflekit.numeric.kernels.gparv_law.merge_classes` does, is harmless for an upper
-    bound, where raising G is the safe side, but for k-RR at :math:`e^{\varepsilon_0}\ge 10^{13}`
-    it lumps the class :math:`(e^{-\varepsilon_0}, e^{-\varepsilon_0})` of mass about 1 with
-    :math:`(1, 1)`: the merged law has :math:`\mathbb{E}[\alpha] \approx 2` and the "lower"
-    bound came out at twice the true divergence.)  A class that fails the check after the merge
-    (it cannot, by construction of the key) is left unmerged.
-    """
-    a, b, w = (np.asarray(x, dtype=float) for x in (alpha, beta, weight))
-    key = np.concatenate([_relative_key(a), _relative_key(b)], axis=1)
-    uniq, inv = np.unique(key, axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    g = len(uniq)
-    a_hi, a_lo = np.full(g, -np.inf), np.full(g, np.inf)
-    b_hi, b_lo = np.full(g, -np.inf), np.full(g, np.inf)
-    np.maximum.at(a_hi, inv, a)
-    np.minimum.at(a_lo, inv, a)
-    np.maximum.at(b_hi, inv, b)
-    np.minimum.at(b_lo, inv, b)
-    ok = (a_hi - a_lo <= MERGE_REL * a_hi) & (b_hi - b_lo <= MERGE_REL * b_hi)
-    if not np.all(ok):
-        return np.stack([a, b, w], axis=1)
-    out = np.zeros((g, 3))
-    out[:, 0], out[:, 1] = a_hi, b_lo
-    np.add.at(out[:, 2], inv, w)
-    return out
-
-
 def theorem5_laws(mech) -> list[Triple]:
     r"""Distinct laws of G over all triples (x0 != x1, z); joint compositions are expanded.
 
-    Output classes of a triple are merged by :func:`merge_relative` (relative tolerance on every
-    ratio), so that :math:`\sum_y R_z(y)\alpha(y) = \sum_y R_z(y)\beta(y) = 1` up to round-off.
+    Output classes of a triple are merged by
+    :func:`~shufflekit.numeric.kernels.gparv_law.merge_classes` (relative tolerance on every
+    ratio, within the atom radius a lower bound may move G by), so that :math:`\sum_y R_z(y)\alpha(y) = \sum_y R_z(y)\beta(y) = 1` up to round-off.
     """
     if getattr(mech, "components", None):
         mech = mech.to_finite()
@@ -120,7 +64,7 @@ def theorem5_laws(mech) -> list[Triple]:
                 keep = rz > 0
                 if np.any(P[i0, ~keep] > 0) or np.any(P[i1, ~keep] > 0):
                     continue
-                t = merge_relative(P[i0, keep] / rz[keep], P[i1, keep] / rz[keep],
+                t = merge_classes(P[i0, keep] / rz[keep], P[i1, keep] / rz[keep],
                                    mult[keep] * rz[keep])
                 if any(tr.law.alpha.shape == t[:, 0].shape and
                        np.allclose(np.stack([tr.law.alpha, tr.law.beta, tr.law.weight], 1), t,

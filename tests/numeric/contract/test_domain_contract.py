@@ -73,6 +73,7 @@ from .reference_binary import (Ref, family, is_binary, merged_lower_bound,
 from .reference_exact import enumerated_worst_case, local_upper_bound
 from .strategies import (DELTA_MIN, EPS0_MAX, N_MAX, binary_mechanisms, degenerate_mechanisms,
                          krr_mechanisms, rr_mechanisms, wide_mechanisms)
+from .edge_matrices import E0_NEAR_ONE, NEAR_ONE, WIDE_3X3
 
 ADJACENCIES = ("replace-one", "zero-out")
 #: the exceptions an accountant may raise for a valid input it cannot (or will not) certify
@@ -660,13 +661,6 @@ def _mat(rows):
     return lambda: FiniteMechanism.from_matrix(rows)
 
 
-NEAR_ONE = [[1 - R(1, 2 ** 57), R(1, 2 ** 57)], [1 - R(1, 2 ** 119), R(1, 2 ** 119)]]
-WIDE_3X3 = [[R(4096, 12289), R(8192, 12289), R(1, 12289)],
-            [R(16, 4113), R(1, 4113), R(4096, 4113)],
-            [1 - R(8796093022209, 10384593717069655257069788751462401),
-             R(1, 10384593717069655257069788751462401),
-             R(8796093022208, 10384593717069655257069788751462401)]]
-E0_NEAR_ONE = float(62 * sp.log(2))
 
 KNOWN_CASES = [
     # edge cases of the domain: eps0 near and above 100, a delta below the float range
