@@ -13,6 +13,7 @@ the Theorem 5 lower bound and the previous FFT, in one run.
 
 All timings are wall-clock on a shared machine (2 cores, other jobs running).
 """
+
 from __future__ import annotations
 
 import math
@@ -51,8 +52,9 @@ def previous_delta(mech, n: int, eps: float) -> tuple[str, float]:
         vals = []
         for law in ratio_laws(mech):
             g, q, mg = law.gparv(eps)
-            vals.append(previous_blanket_delta_fft(g, q, n, l=l, zero_mass=law.zero_mass,
-                                                   margins=mg)[0])
+            vals.append(
+                previous_blanket_delta_fft(g, q, n, l=l, zero_mass=law.zero_mass, margins=mg)[0]
+            )
         out = f"{max(vals):.3g}"
     except Exception as exc:  # noqa: BLE001 - reported in the table
         out = f"refused ({type(exc).__name__})"
@@ -68,19 +70,27 @@ def section_krr(quick: bool) -> list[dict]:
     ns = (10**4, 10**6) if quick else (10**4, 10**6, 10**8)
     for n in ns:
         for delta in (1e-6, 1e-10):
-            ex, tex = _clock(lambda: accountant(mech, n, method="blanket").get_epsilon(
-                delta, rel_tol=1e-6))
+            ex, tex = _clock(
+                lambda: accountant(mech, n, method="blanket").get_epsilon(delta, rel_tol=1e-6)
+            )
             acc = accountant(mech, n, method="blanket-fft")
             b, tf = _clock(lambda: acc.get_epsilon(delta))
             ratio = b.value / ex.hi
             prev, tprev = previous_delta(mech, n, ex.hi)
-            rows.append(dict(
-                benchmark=f"10-RR eps0=4 n={n:.0e} delta={delta:g}",
-                target="fft eps <= 1.01 x exact, <= 5 s", seconds=tf, peak_mb=math.nan,
-                result=(f"fft {b.value:.6g} ({len(acc.evaluated)} evals) | exact {ex.hi:.6g} "
+            rows.append(
+                dict(
+                    benchmark=f"10-RR eps0=4 n={n:.0e} delta={delta:g}",
+                    target="fft eps <= 1.01 x exact, <= 5 s",
+                    seconds=tf,
+                    peak_mb=math.nan,
+                    result=(
+                        f"fft {b.value:.6g} ({len(acc.evaluated)} evals) | exact {ex.hi:.6g} "
                         f"({tex:.1f} s) | ratio {ratio:.4f} | previous FFT at the exact eps: "
-                        f"delta {prev} ({tprev:.1f} s)"),
-                ok=bool(ex.lo <= b.value <= 1.01 * ex.hi and tf <= 5.0)))
+                        f"delta {prev} ({tprev:.1f} s)"
+                    ),
+                    ok=bool(ex.lo <= b.value <= 1.01 * ex.hi and tf <= 5.0),
+                )
+            )
     return rows
 
 
@@ -107,18 +117,27 @@ def section_oracles(quick: bool) -> list[dict]:
         b, tf = _clock(lambda: acc.get_epsilon(delta))
         if name == "joint-krr":
             low, tl, ratio = math.nan, 0.0, math.nan
-            note += ("Theorem 5 search not run (it expands the joint mechanism to 1000 inputs, "
-                     "1e9 triples); ")
+            note += (
+                "Theorem 5 search not run (it expands the joint mechanism to 1000 inputs, "
+                "1e9 triples); "
+            )
         else:
             low, tl = _clock(lambda: LowerAccountant.of(mech, n).epsilon(delta, rel_tol=1e-6))
             ratio = b.value / low
-        rows.append(dict(
-            benchmark=f"{name} k={k_used} eps0=4 n=1e5 delta=1e-8",
-            target="fft eps <= 1.01 x Thm 5 lower, <= 10 s", seconds=tf, peak_mb=math.nan,
-            result=(f"{note}fft {b.value:.6g} ({len(acc.evaluated)} evals; laws "
+        rows.append(
+            dict(
+                benchmark=f"{name} k={k_used} eps0=4 n=1e5 delta=1e-8",
+                target="fft eps <= 1.01 x Thm 5 lower, <= 10 s",
+                seconds=tf,
+                peak_mb=math.nan,
+                result=(
+                    f"{note}fft {b.value:.6g} ({len(acc.evaluated)} evals; laws "
                     f"{len(acc.laws)}, accountant built in {tc:.1f} s, mechanism in {tb:.1f} s) "
-                    f"| lower {low:.6g} ({tl:.1f} s) | ratio {ratio:.4f}"),
-            ok=bool(ratio <= 1.01 and tf <= 10.0)))
+                    f"| lower {low:.6g} ({tl:.1f} s) | ratio {ratio:.4f}"
+                ),
+                ok=bool(ratio <= 1.01 and tf <= 10.0),
+            )
+        )
     return rows
 
 
@@ -136,12 +155,19 @@ def section_cost(quick: bool) -> list[dict]:
         N = max(ev.N for ev in evs)
         per = tf / max(len(acc.evaluated), 1)
         floor = fft_floor(N) if N else math.nan
-        rows.append(dict(
-            benchmark=f"cost: 10-RR eps0=4 n={n:.0e} delta=1e-6",
-            target="curve (no target)", seconds=tf, peak_mb=math.nan,
-            result=(f"eps {b.value:.6g}; {len(acc.evaluated)} evals, {per:.3f} s each; period "
-                    f"N={N}; one numpy rfft of N: {floor:.4f} s"),
-            ok=True))
+        rows.append(
+            dict(
+                benchmark=f"cost: 10-RR eps0=4 n={n:.0e} delta=1e-6",
+                target="curve (no target)",
+                seconds=tf,
+                peak_mb=math.nan,
+                result=(
+                    f"eps {b.value:.6g}; {len(acc.evaluated)} evals, {per:.3f} s each; period "
+                    f"N={N}; one numpy rfft of N: {floor:.4f} s"
+                ),
+                ok=True,
+            )
+        )
     return rows
 
 

@@ -6,6 +6,7 @@
   n = 10^6 (target <= 2 s);
 * a 4-symbol channel at n = 300, k = 90: JSD and two-sided eps at 1e-5 (reported, no target).
 """
+
 from __future__ import annotations
 
 import math
@@ -42,16 +43,41 @@ def four_symbol_case(quick: bool):
 def run(quick: bool) -> list[dict]:
     rows = []
     n = 800
-    val, sec, mb = _measure(lambda: H.shuffled_pair([0.70, 0.20, 0.10], [0.15, 0.55, 0.30], n, 240).jsd())
-    rows.append({"benchmark": "histogram: exact JSD, 3 symbols, n=800, k=240", "target": "<= 2 s",
-                 "seconds": sec, "peak_mb": mb, "result": f"8n JSD = {8 * n * val:.6f}", "ok": sec <= 2.0})
+    val, sec, mb = _measure(
+        lambda: H.shuffled_pair([0.70, 0.20, 0.10], [0.15, 0.55, 0.30], n, 240).jsd()
+    )
+    rows.append(
+        {
+            "benchmark": "histogram: exact JSD, 3 symbols, n=800, k=240",
+            "target": "<= 2 s",
+            "seconds": sec,
+            "peak_mb": mb,
+            "result": f"8n JSD = {8 * n * val:.6f}",
+            "ok": sec <= 2.0,
+        }
+    )
     q = 1 / (1 + math.e)
     val, sec, mb = _measure(lambda: H.binary_pair(q, 1 - q, 10**6, 0).epsilon(1e-5))
-    rows.append({"benchmark": "histogram: binary RR eps0=1 two-sided eps(1e-5), n=1e6", "target": "<= 2 s",
-                 "seconds": sec, "peak_mb": mb, "result": f"eps = {val:.6g}", "ok": sec <= 2.0})
+    rows.append(
+        {
+            "benchmark": "histogram: binary RR eps0=1 two-sided eps(1e-5), n=1e6",
+            "target": "<= 2 s",
+            "seconds": sec,
+            "peak_mb": mb,
+            "result": f"eps = {val:.6g}",
+            "ok": sec <= 2.0,
+        }
+    )
     n4, k4, four = four_symbol_case(quick)
     (jsd, eps), sec, mb = _measure(four)
-    rows.append({"benchmark": f"histogram: 4 symbols, n={n4}, k={k4} (JSD + eps(1e-5))", "target": "report",
-                 "seconds": sec, "peak_mb": mb, "result": f"8n JSD = {8 * n4 * jsd:.5f}, eps = {eps:.5f}",
-                 "ok": True})
+    rows.append(
+        {
+            "benchmark": f"histogram: 4 symbols, n={n4}, k={k4} (JSD + eps(1e-5))",
+            "target": "report",
+            "seconds": sec,
+            "peak_mb": mb,
+            "result": f"8n JSD = {8 * n4 * jsd:.5f}, eps = {eps:.5f}",
+            "ok": True,
+        }
+    )
     return rows

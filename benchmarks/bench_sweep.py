@@ -17,6 +17,7 @@ The machine is shared, so each run also reports the load: the cores used on aver
 run by processes outside the benchmark's own process tree (sampled from ``/proc``).  Other
 processes on the two cores slow the 2-worker run more than the 1-worker run.
 """
+
 from __future__ import annotations
 
 import os
@@ -32,10 +33,26 @@ def grid(quick: bool) -> dict:
     n = {"logspace": [3, 7, 5]} if not quick else {"logspace": [3, 5, 3]}
     delta = {"geomspace": [1e-6, 1e-12, 5]} if not quick else {"geomspace": [1e-6, 1e-12, 3]}
     eps0 = [1.0, 2.0, 4.0, 8.0] if not quick else [1.0, 4.0]
-    return {"grid": [{"mechanism": "krr", "k": 10, "eps0": eps0, "n": n, "delta": delta,
-                      "method": METHOD["krr"]},
-                     {"mechanism": "rappor", "k": 4, "eps0": eps0, "n": n, "delta": delta,
-                      "method": METHOD["rappor"]}]}
+    return {
+        "grid": [
+            {
+                "mechanism": "krr",
+                "k": 10,
+                "eps0": eps0,
+                "n": n,
+                "delta": delta,
+                "method": METHOD["krr"],
+            },
+            {
+                "mechanism": "rappor",
+                "k": 4,
+                "eps0": eps0,
+                "n": n,
+                "delta": delta,
+                "method": METHOD["rappor"],
+            },
+        ]
+    }
 
 
 class OtherLoad:
@@ -77,7 +94,7 @@ class OtherLoad:
         while not self.stop_event.wait(self.period):
             self.sample()
 
-    def __enter__(self) -> "OtherLoad":
+    def __enter__(self) -> OtherLoad:
         self.t0 = time.perf_counter()
         if os.path.isdir("/proc"):
             self.start = {pid: cpu for pid, (_, cpu) in self.table().items()}
@@ -99,10 +116,17 @@ class OtherLoad:
         return used / self.wall
 
 
-def row(name: str, result: str, seconds: float | None = None, target: str = "reported",
-        ok: bool = True) -> dict:
-    return {"benchmark": name, "target": target, "seconds": seconds, "peak_mb": None,
-            "result": result, "ok": ok}
+def row(
+    name: str, result: str, seconds: float | None = None, target: str = "reported", ok: bool = True
+) -> dict:
+    return {
+        "benchmark": name,
+        "target": target,
+        "seconds": seconds,
+        "peak_mb": None,
+        "result": result,
+        "ok": ok,
+    }
 
 
 def run(quick: bool) -> list[dict]:
@@ -111,30 +135,54 @@ def run(quick: bool) -> list[dict]:
     rows, summaries, points = [], {}, {}
     for workers in (1, 2):
         with OtherLoad() as load:
-            summary, out = run_sweep(spec, os.devnull, workers=workers, use_cache=False,
-                                     progress=False, fmt="csv")
+            summary, out = run_sweep(
+                spec, os.devnull, workers=workers, use_cache=False, progress=False, fmt="csv"
+            )
         summaries[workers], points[workers] = summary, out
         busy = sum(r["seconds"] for r in out)
-        rows.append(row(f"sweep: {total} points, {workers} worker(s)",
-                        f"{summary.errors} errors; busy {busy:.1f} s; start-up "
-                        f"{summary.startup:.2f} s, teardown {summary.teardown:.2f} s; "
-                        f"other processes {load.cores():.2f} cores", summary.seconds))
+        rows.append(
+            row(
+                f"sweep: {total} points, {workers} worker(s)",
+                f"{summary.errors} errors; busy {busy:.1f} s; start-up "
+                f"{summary.startup:.2f} s, teardown {summary.teardown:.2f} s; "
+                f"other processes {load.cores():.2f} cores",
+                summary.seconds,
+            )
+        )
     one, two = summaries[1], summaries[2]
     busy2 = sum(r["seconds"] for r in points[2])
     longest = max(r["seconds"] for r in points[2])
     computing = two.seconds - two.startup - two.teardown
     bound = max(busy2 / 2, longest)
-    rows.append(row("sweep: 2 workers, where the time goes",
-                    f"computing {computing:.1f} s >= max(busy/2 = {busy2 / 2:.1f}, longest point "
-                    f"{longest:.1f}) = {bound:.1f} s; efficiency {busy2 / (2 * computing):.0%}; "
-                    f"fixed {two.startup + two.teardown:.2f} s"))
+    rows.append(
+        row(
+            "sweep: 2 workers, where the time goes",
+            f"computing {computing:.1f} s >= max(busy/2 = {busy2 / 2:.1f}, longest point "
+            f"{longest:.1f}) = {bound:.1f} s; efficiency {busy2 / (2 * computing):.0%}; "
+            f"fixed {two.startup + two.teardown:.2f} s",
+        )
+    )
     rate = total / one.seconds
-    rows.append(row("sweep: scaling model (1-worker rate)",
-                    f"{rate:.2f} points/s/worker; W workers: {two.startup:.1f} + "
-                    f"{total} / (W x {rate:.2f}) s"))
-    rows.append(row(f"sweep: speed-up without start-up/teardown ({total} points)",
-                    f"{one.seconds / computing:.2f}x"))
+    rows.append(
+        row(
+            "sweep: scaling model (1-worker rate)",
+            f"{rate:.2f} points/s/worker; W workers: {two.startup:.1f} + "
+            f"{total} / (W x {rate:.2f}) s",
+        )
+    )
+    rows.append(
+        row(
+            f"sweep: speed-up without start-up/teardown ({total} points)",
+            f"{one.seconds / computing:.2f}x",
+        )
+    )
     speedup = one.seconds / two.seconds
-    rows.append(row(f"sweep: speed-up 2 workers vs 1 ({total} points)",
-                    f"{speedup:.2f}x", target=">= 1.7x", ok=speedup >= 1.7 or quick))
+    rows.append(
+        row(
+            f"sweep: speed-up 2 workers vs 1 ({total} points)",
+            f"{speedup:.2f}x",
+            target=">= 1.7x",
+            ok=speedup >= 1.7 or quick,
+        )
+    )
     return rows

@@ -11,25 +11,29 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 from scipy import stats
 
-from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft, default_grid
-from shufflekit.numeric.kernels.gparv_law import (law_atoms, law_of_pair,  # noqa: F401
-                                          numeric_eps0, ratio_laws)
 from shufflekit.errors import CannotCertify
 from shufflekit.numeric.accountant import PrivacyProfile
 from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.numeric.kernels.gparv_law import (
+    law_atoms,
+    law_of_pair,  # noqa: F401
+    numeric_eps0,
+    ratio_laws,
+)
+from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft, default_grid
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
-LOG_TAIL = 60.0                 # tails dropped only below e^-60 (Bernstein)
-SPECIAL_REL_ERR = 1e-9          # budgeted relative error of one binomial pmf/cdf value
-                                # (Boost via scipy: worst seen 1.3e-11 against mpmath)
-UNIT = 2.0 ** -53               # float64 unit round-off
-MAX_EXACT_CELLS = 30_000_000    # beyond this the exact method refuses (use fft)
+LOG_TAIL = 60.0  # tails dropped only below e^-60 (Bernstein)
+SPECIAL_REL_ERR = 1e-9  # budgeted relative error of one binomial pmf/cdf value
+# (Boost via scipy: worst seen 1.3e-11 against mpmath)
+UNIT = 2.0**-53  # float64 unit round-off
+MAX_EXACT_CELLS = 30_000_000  # beyond this the exact method refuses (use fft)
 
 
 # ============================================================ exact method
@@ -57,15 +61,23 @@ def _inner(x, m, rho, c):
     t1 = x * F
     t2 = c * m * rho * F1
     val = np.where(full, x + c * m * rho, t1 + t2)
-    err = np.where(full, 4 * UNIT * (np.abs(x) + ac * m * rho),
-                   2 * SPECIAL_REL_ERR * (np.abs(t1) + ac * m * rho * (F + (1 - rho) * pm1)))
+    err = np.where(
+        full,
+        4 * UNIT * (np.abs(x) + ac * m * rho),
+        2 * SPECIAL_REL_ERR * (np.abs(t1) + ac * m * rho * (F + (1 - rho) * pm1)),
+    )
     pos = x > 0
     return np.where(pos, val, 0.0), np.where(pos, err, 0.0)
 
 
-def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, *,
-                        zero_mass: float | None = None,
-                        margins: Sequence[float] | None = None) -> tuple[float, float]:
+def blanket_delta_exact(
+    atoms: Sequence[float],
+    probs: Sequence[float],
+    n: int,
+    *,
+    zero_mass: float | None = None,
+    margins: Sequence[float] | None = None,
+) -> tuple[float, float]:
     r"""Certified :math:`\tfrac1n\mathbb{E}[(\sum_i G_i)_+]` for a finite law of G.
 
     ``atoms``/``probs`` are the non-zero atoms (a zero atom may be included; it is
@@ -79,8 +91,10 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
     q = np.asarray(probs, dtype=float)
     mg = np.zeros_like(g) if margins is None else np.asarray(margins, dtype=float)
     if g.shape != q.shape or np.any(q < 0) or not np.all(np.isfinite(g)):
-        raise ValueError("atoms and probabilities must be finite arrays of the same length "
-                         "with probabilities >= 0")
+        raise ValueError(
+            "atoms and probabilities must be finite arrays of the same length "
+            "with probabilities >= 0"
+        )
     keep = (g != 0) & (q > 0)
     if zero_mass is None:
         q0 = max(0.0, 1.0 - float(q[keep].sum()))
@@ -89,21 +103,23 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
     # atoms computed as exactly 0 may be +-margin in truth: S moves by at most n * zshift
     mz = mg[(g == 0) & (q > 0)]
     zshift = float(mz.max()) if mz.size else 0.0
-    g_lo, g_hi = g[keep] - mg[keep], g[keep] + mg[keep]   # interval of each atom
+    g_lo, g_hi = g[keep] - mg[keep], g[keep] + mg[keep]  # interval of each atom
     q = q[keep]
     if g_hi.size == 0 or g_hi.max() <= 0:
         return zshift, 2 * zshift
-    g = g_hi   # upper atoms: the value is an upper bound
+    g = g_hi  # upper atoms: the value is an upper bound
     neg = np.where(g < 0)[0]
     if neg.size == 0:  # S >= 0 always: E[S_+] = E[S]
         v = float(np.dot(q, g))
-        return v + 1e-15 * abs(v) + zshift, 2e-15 * abs(v) + float(np.dot(q, g_hi - g_lo)) + 2 * zshift
+        return v + 1e-15 * abs(v) + zshift, 2e-15 * abs(v) + float(
+            np.dot(q, g_hi - g_lo)
+        ) + 2 * zshift
     pos = np.where(g >= 0)[0]
     negs = neg[np.argsort(q[neg], kind="stable")]
     order = np.concatenate([pos, negs])
     g, q, spread = g[order], q[order], (g_hi - g_lo)[order]
     r = len(g)
-    tail_from = np.cumsum(q[::-1])[::-1]          # sum_{i >= j} q_i
+    tail_from = np.cumsum(q[::-1])[::-1]  # sum_{i >= j} q_i
     rho = q / (q0 + tail_from)
     rho = np.minimum(rho, 1.0)
     gpos = float(max(g.max(), 0.0))
@@ -123,8 +139,10 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
         widths = hi - lo + 1
         total = int(widths.sum())
         if total * max(1, r - 2 - j) > MAX_EXACT_CELLS:
-            raise CannotCertify(f"the exact blanket method needs about {total} states at n={n} "
-                                f"for a GPARV with {r} non-zero atoms; use the fft method")
+            raise CannotCertify(
+                f"the exact blanket method needs about {total} states at n={n} "
+                f"for a GPARV with {r} non-zero atoms; use the fft method"
+            )
         idx = np.repeat(np.arange(len(x)), widths)
         start = np.repeat(np.cumsum(widths) - widths, widths)
         val = lo[idx] + (np.arange(total) - start)
@@ -157,21 +175,25 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
         vlo_w = np.maximum(0, np.ceil(vmean - tv))
         vhi_w = np.minimum(m, np.floor(vmean + tv))
         if s < 0:
-            lin_hi = np.floor((D0 - big) / (-s))      # linear for v <= lin_hi
-            neg_lo = np.ceil((D0 + big) / (-s))       # negligible for v >= neg_lo
+            lin_hi = np.floor((D0 - big) / (-s))  # linear for v <= lin_hi
+            neg_lo = np.ceil((D0 + big) / (-s))  # negligible for v >= neg_lo
             lin_hi = np.clip(lin_hi, -1, m)
             neg_lo = np.clip(neg_lo, 0, m + 1)
             ex_lo, ex_hi = lin_hi + 1, neg_lo - 1
             P_lin = np.where(lin_hi >= 0, stats.binom.cdf(lin_hi, m, rb), 0.0)
-            E_lin = np.where(lin_hi >= 1, m * rb * stats.binom.cdf(lin_hi - 1, np.maximum(m - 1, 0), rb), 0.0)
+            E_lin = np.where(
+                lin_hi >= 1, m * rb * stats.binom.cdf(lin_hi - 1, np.maximum(m - 1, 0), rb), 0.0
+            )
         elif s > 0:
-            lin_lo = np.ceil((big - D0) / s)           # linear for v >= lin_lo
-            neg_hi = np.floor((-big - D0) / s)         # negligible for v <= neg_hi
+            lin_lo = np.ceil((big - D0) / s)  # linear for v >= lin_lo
+            neg_hi = np.floor((-big - D0) / s)  # negligible for v <= neg_hi
             lin_lo = np.clip(lin_lo, 0, m + 1)
             neg_hi = np.clip(neg_hi, -1, m)
             ex_lo, ex_hi = neg_hi + 1, lin_lo - 1
             P_lin = np.where(lin_lo <= m, stats.binom.sf(lin_lo - 1, m, rb), 0.0)
-            E_lin = np.where(lin_lo <= m, m * rb * stats.binom.sf(lin_lo - 2, np.maximum(m - 1, 0), rb), 0.0)
+            E_lin = np.where(
+                lin_lo <= m, m * rb * stats.binom.sf(lin_lo - 2, np.maximum(m - 1, 0), rb), 0.0
+            )
         else:
             all_lin = D0 >= big
             all_neg = D0 <= -big
@@ -181,8 +203,15 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
             E_lin = np.where(all_lin, m * rb, 0.0)
         lin_val = D0 * P_lin + s * E_lin
         total += float(np.sum(w * lin_val))
-        err += float(np.sum(w * (2 * SPECIAL_REL_ERR * (np.abs(D0 * P_lin) + np.abs(s * E_lin))
-                                 + ac * m * eL * P_lin)))
+        err += float(
+            np.sum(
+                w
+                * (
+                    2 * SPECIAL_REL_ERR * (np.abs(D0 * P_lin) + np.abs(s * E_lin))
+                    + ac * m * eL * P_lin
+                )
+            )
+        )
         # negligible region: E[(x + cN)_+] <= x_+ e^-L
         err += float(np.sum(w * (np.maximum(x, 0) + max(b, 0.0) * m) * eL))
         # exact window, intersected with the v-window (its outside is a dropped tail)
@@ -193,8 +222,9 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
         widths = np.maximum(hi - lo + 1, 0).astype(np.int64)
         cells = int(widths.sum())
         if cells > MAX_EXACT_CELLS:
-            raise CannotCertify(f"the exact blanket method needs {cells} cells at n={n}; "
-                                "use the fft method")
+            raise CannotCertify(
+                f"the exact blanket method needs {cells} cells at n={n}; use the fft method"
+            )
         if cells:
             idx = np.repeat(np.arange(len(x)), widths)
             start = np.repeat(np.cumsum(widths) - widths, widths)
@@ -228,20 +258,39 @@ class BlanketAccountant:
     adjacency: str = "replace-one"
 
     @classmethod
-    def of(cls, mech, n: int, *, method: str = "exact", adjacency: str = "replace-one",
-           pair: tuple | None = None, l: float | None = None) -> "BlanketAccountant":
+    def of(
+        cls,
+        mech,
+        n: int,
+        *,
+        method: str = "exact",
+        adjacency: str = "replace-one",
+        pair: tuple | None = None,
+        l: float | None = None,
+    ) -> BlanketAccountant:
         n = check_n(n)
         if method not in METHODS:
             raise ValueError(f"method={method!r} is not allowed; use one of {', '.join(METHODS)}")
-        laws = (law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
+        laws = (
+            (law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
+        )
         e0 = numeric_eps0(mech)
         if not math.isfinite(e0):
-            raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for a finite "
-                             "eps0; the blanket bound needs bounded likelihood ratios")
+            raise ValueError(
+                f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for a finite "
+                "eps0; the blanket bound needs bounded likelihood ratios"
+            )
         if method == "fft" and l is None:
             l = default_grid(e0)
-        return cls(laws=laws, n=n, method=method, l=l, eps0=e0,
-                   mechanism=describe_mechanism(mech), adjacency=adjacency)
+        return cls(
+            laws=laws,
+            n=n,
+            method=method,
+            l=l,
+            eps0=e0,
+            mechanism=describe_mechanism(mech),
+            adjacency=adjacency,
+        )
 
     def delta(self, epsilon: float) -> tuple[float, float]:
         """(certified upper bound on delta_B(eps), error) maximised over the laws."""
@@ -260,23 +309,47 @@ class BlanketAccountant:
     def point(self, epsilon: float) -> Bound:
         t0 = time.perf_counter()
         d, e = self.delta(epsilon)
-        return Bound("delta", float(epsilon), max(min(d, 1.0) - e, 0.0), min(d, 1.0), Kind.UPPER,
-                     f"blanket-{self.method}", self.adjacency, seconds=time.perf_counter() - t0)
+        return Bound(
+            "delta",
+            float(epsilon),
+            max(min(d, 1.0) - e, 0.0),
+            min(d, 1.0),
+            Kind.UPPER,
+            f"blanket-{self.method}",
+            self.adjacency,
+            seconds=time.perf_counter() - t0,
+        )
 
     def profile(self, epsilons: Sequence[float], *, progress: bool = False) -> PrivacyProfile:
-        from tqdm import tqdm
         import sys
 
-        pts = [self.point(check_epsilon(e)) for e in
-               tqdm(list(epsilons), desc=f"blanket-{self.method}", unit="eps", file=sys.stderr,
-                    disable=not progress, leave=False)]
-        return PrivacyProfile(tuple(pts), method=f"blanket-{self.method}", kind=Kind.UPPER,
-                              n=self.n, adjacency=self.adjacency, mechanism=self.mechanism or {})
+        from tqdm import tqdm
+
+        pts = [
+            self.point(check_epsilon(e))
+            for e in tqdm(
+                list(epsilons),
+                desc=f"blanket-{self.method}",
+                unit="eps",
+                file=sys.stderr,
+                disable=not progress,
+                leave=False,
+            )
+        ]
+        return PrivacyProfile(
+            tuple(pts),
+            method=f"blanket-{self.method}",
+            kind=Kind.UPPER,
+            n=self.n,
+            adjacency=self.adjacency,
+            mechanism=self.mechanism or {},
+        )
 
     def epsilon(self, delta: float, *, rel_tol: float = 1e-8) -> float:
         """Certified epsilon: the returned point has upper bound <= delta."""
-        return certified_epsilon(lambda e: self.delta(e)[0], delta, eps_max=self.eps0,
-                                 rel_tol=rel_tol)
+        return certified_epsilon(
+            lambda e: self.delta(e)[0], delta, eps_max=self.eps0, rel_tol=rel_tol
+        )
 
 
 def certified_epsilon(delta_up, delta: float, *, eps_max: float, rel_tol: float = 1e-8) -> float:
@@ -319,8 +392,10 @@ def certified_epsilon(delta_up, delta: float, *, eps_max: float, rel_tol: float 
             return e
     if verified:
         return hi
-    raise CannotCertify(f"delta={delta:g} cannot be certified below the trivial epsilon=eps0="
-                        f"{eps_max:g} by this method (its bound or error budget stays above delta)")
+    raise CannotCertify(
+        f"delta={delta:g} cannot be certified below the trivial epsilon=eps0="
+        f"{eps_max:g} by this method (its bound or error budget stays above delta)"
+    )
 
 
 def describe_mechanism(mech) -> dict:
@@ -339,20 +414,35 @@ def describe_mechanism(mech) -> dict:
     return out
 
 
-def blanket_profile(mech, n: int, epsilons: Sequence[float], *, method: str = "exact",
-                    adjacency: str = "replace-one", pair: tuple | None = None,
-                    l: float | None = None, progress: bool = False) -> PrivacyProfile:
+def blanket_profile(
+    mech,
+    n: int,
+    epsilons: Sequence[float],
+    *,
+    method: str = "exact",
+    adjacency: str = "replace-one",
+    pair: tuple | None = None,
+    l: float | None = None,
+    progress: bool = False,
+) -> PrivacyProfile:
     """Blanket upper bound delta_B(eps) at ``epsilons`` (Su-Cheng-Wang 2026, Thm 4)."""
-    return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency, pair=pair,
-                                l=l).profile(epsilons, progress=progress)
+    return BlanketAccountant.of(
+        mech, n, method=method, adjacency=adjacency, pair=pair, l=l
+    ).profile(epsilons, progress=progress)
 
 
-def blanket_epsilon(mech, n: int, delta: float, *, method: str = "exact",
-                    adjacency: str = "replace-one", l: float | None = None,
-                    rel_tol: float = 1e-8) -> float:
+def blanket_epsilon(
+    mech,
+    n: int,
+    delta: float,
+    *,
+    method: str = "exact",
+    adjacency: str = "replace-one",
+    l: float | None = None,
+    rel_tol: float = 1e-8,
+) -> float:
     """Certified epsilon at ``delta`` from the blanket bound."""
     check_delta(delta)
-    return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency,
-                                l=l).epsilon(delta, rel_tol=rel_tol)
-
-
+    return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency, l=l).epsilon(
+        delta, rel_tol=rel_tol
+    )

@@ -1,4 +1,5 @@
 """Timing and peak memory of one benchmark call (shared by the ``bench_*`` modules)."""
+
 from __future__ import annotations
 
 import time
@@ -19,5 +20,5 @@ def timed(fn, memory: bool = True):
         fn()
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        mb = peak / 2 ** 20
+        mb = peak / 2**20
     return out, sec, mb

@@ -40,6 +40,7 @@ filter applies before ``--sample``) or ``--only FILE:LINE:TEXT`` (those whose de
 contains ``TEXT``), e.g. ``--only "shufflekit/numeric/methods/lower.py:164:<="``; ``--match TEXT``
 keeps, of the selected mutants, those whose description contains one of its pieces.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,37 +58,57 @@ from pathlib import Path
 #: module -> the test files that guard it, fast ones only (each runs in seconds to about half
 #: a minute; slow-marked tests are deselected); budget and unit tests first: they kill fastest
 TEST_MAP: dict[str, list[str]] = {
-    "shufflekit/numeric/kernels/directed_rounding.py": ["tests/numeric/test_directed_rounding.py",
-                                                "tests/numeric/test_directed_rounding_mutants.py"],
+    "shufflekit/numeric/kernels/directed_rounding.py": [
+        "tests/numeric/test_directed_rounding.py",
+        "tests/numeric/test_directed_rounding_mutants.py",
+    ],
     "shufflekit/numeric/kernels/caller_state.py": ["tests/numeric/test_caller_state.py"],
-    "shufflekit/numeric/accountant.py": ["tests/numeric/test_accountant_contract_core.py",
-                                         "tests/numeric/test_caller_state.py"],
-    "shufflekit/numeric/methods/blanket_fft.py": ["tests/numeric/test_budget_blanket_fft.py",
-                                          "tests/numeric/test_blanket_fft_mutants.py",
-                                          "tests/numeric/test_blanket_fft.py"],
-    "shufflekit/numeric/kernels/gparv_law.py": ["tests/numeric/test_budget_gparv_law.py",
-                                        "tests/numeric/test_gparv_law_mutants.py",
-                                        "tests/numeric/test_blanket_fft.py",
-                                        "tests/numeric/test_blanket.py"],
-    "shufflekit/numeric/kernels/radix2_fft.py": ["tests/numeric/test_budget_radix2_fft.py",
-                                         "tests/numeric/test_radix2_fft.py",
-                                         "tests/numeric/test_composition.py"],
-    "shufflekit/numeric/composition/fixed.py": ["tests/numeric/test_budget_composition.py",
-                                          "tests/numeric/test_composition_mutants.py",
-                                          "tests/numeric/test_composition.py"],
-    "shufflekit/numeric/composition/dominating_pair.py": ["tests/numeric/test_budget_dominating_pair.py",
-                                              "tests/numeric/test_dominating_pair_mutants.py",
-                                              "tests/numeric/test_dominating_pair.py"],
-    "shufflekit/numeric/kernels/positive_part.py": ["tests/numeric/test_budget_positive_part.py",
-                                            "tests/numeric/test_positive_part_mutants.py",
-                                            "tests/numeric/test_positive_part_edges.py",
-                                            "tests/numeric/test_positive_part_anchored.py",
-                                            "tests/numeric/test_blanket.py"],
-    "shufflekit/numeric/methods/lower.py": ["tests/numeric/test_lower_mutants.py",
-                                    "tests/numeric/test_lower.py"],
+    "shufflekit/numeric/accountant.py": [
+        "tests/numeric/test_accountant_contract_core.py",
+        "tests/numeric/test_caller_state.py",
+    ],
+    "shufflekit/numeric/methods/blanket_fft.py": [
+        "tests/numeric/test_budget_blanket_fft.py",
+        "tests/numeric/test_blanket_fft_mutants.py",
+        "tests/numeric/test_blanket_fft.py",
+    ],
+    "shufflekit/numeric/kernels/gparv_law.py": [
+        "tests/numeric/test_budget_gparv_law.py",
+        "tests/numeric/test_gparv_law_mutants.py",
+        "tests/numeric/test_blanket_fft.py",
+        "tests/numeric/test_blanket.py",
+    ],
+    "shufflekit/numeric/kernels/radix2_fft.py": [
+        "tests/numeric/test_budget_radix2_fft.py",
+        "tests/numeric/test_radix2_fft.py",
+        "tests/numeric/test_composition.py",
+    ],
+    "shufflekit/numeric/composition/fixed.py": [
+        "tests/numeric/test_budget_composition.py",
+        "tests/numeric/test_composition_mutants.py",
+        "tests/numeric/test_composition.py",
+    ],
+    "shufflekit/numeric/composition/dominating_pair.py": [
+        "tests/numeric/test_budget_dominating_pair.py",
+        "tests/numeric/test_dominating_pair_mutants.py",
+        "tests/numeric/test_dominating_pair.py",
+    ],
+    "shufflekit/numeric/kernels/positive_part.py": [
+        "tests/numeric/test_budget_positive_part.py",
+        "tests/numeric/test_positive_part_mutants.py",
+        "tests/numeric/test_positive_part_edges.py",
+        "tests/numeric/test_positive_part_anchored.py",
+        "tests/numeric/test_blanket.py",
+    ],
+    "shufflekit/numeric/methods/lower.py": [
+        "tests/numeric/test_lower_mutants.py",
+        "tests/numeric/test_lower.py",
+    ],
     "shufflekit/numeric/bound.py": ["tests/numeric/test_bound.py"],
-    "shufflekit/numeric/methods/blanket.py": ["tests/numeric/test_blanket_mutants.py",
-                                      "tests/numeric/test_blanket.py"],
+    "shufflekit/numeric/methods/blanket.py": [
+        "tests/numeric/test_blanket_mutants.py",
+        "tests/numeric/test_blanket.py",
+    ],
     "shufflekit/numeric/kernels/lognormal_lattice.py": ["tests/numeric/test_continuous.py"],
     "shufflekit/numeric/methods/bmg_blanket.py": ["tests/numeric/test_continuous.py"],
 }
@@ -106,100 +127,226 @@ class BudgetTerm:
 
     module: str
     function: str
-    expr: str | tuple[str, ...]     # the expression; a tuple lists accepted spellings
+    expr: str | tuple[str, ...]  # the expression; a tuple lists accepted spellings
     label: str
-    nth: int = 0                    # which occurrence in the function (source order)
-    tenth: str = ""                 # non-empty: why the "divided by 10" mutant is not run
+    nth: int = 0  # which occurrence in the function (source order)
+    tenth: str = ""  # non-empty: why the "divided by 10" mutant is not run
 
 
 #: the proven error-budget terms of the certified modules (each set to 0 and divided by 10)
 BUDGET_TERMS: list[BudgetTerm] = [
     # blanket_fft.py: lattice remainder, periodisation, left-out frequencies, float errors
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "modulus_bounds",
-               "dropped * math.exp(floor) * (1 + LOG_PAD)", "left-out frequencies (tail)"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "modulus_bounds",
-               "math.sqrt(2) * g_r2 * np.sum((1 + ew) * (cabs + eC))",
-               "inner-product round-off of phi"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "modulus_bounds",
-               "np.sum((1 + ew) * eC + ew * (qf + qerr))", "root and weight errors of phi"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_expectation",
-               ("2 * rest * float(h0.upper()) * (1 + 4 * UNIT)",
-                "2 * rest * float_up(h0) * (1 + 4 * UNIT)"),
-               "left-out frequencies in the Parseval sum"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_expectation",
-               "_chernoff_shift(law.d, law.q, n, c)", "lattice remainder (rounding shift)"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_expectation",
-               "(2 / (arb(1).exp() * tA)) * (-(tl * (a + N)) / 2).exp() / "
-               "(1 - (-(tl * N) / 2).exp())", "periodisation (wrapped copies, lower end)"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "lattice_delta",
-               "prob_rel_err * (1.0 + (1.0 / q0 if q0 > 0 else 0.0))",
-               "relative error of the float weights"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "root_table",
-               "(2 * err + err * err + math.sqrt(2) * g2 * (1 + err) ** 2) * (1 + 4 * UNIT)",
-               "root-of-unity product error"),
-    BudgetTerm("shufflekit/numeric/methods/blanket_fft.py", "direct_expectation",
-               "arb(gam(2 * r))", "direct convolution round-off"),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "modulus_bounds",
+        "dropped * math.exp(floor) * (1 + LOG_PAD)",
+        "left-out frequencies (tail)",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "modulus_bounds",
+        "math.sqrt(2) * g_r2 * np.sum((1 + ew) * (cabs + eC))",
+        "inner-product round-off of phi",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "modulus_bounds",
+        "np.sum((1 + ew) * eC + ew * (qf + qerr))",
+        "root and weight errors of phi",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "lattice_expectation",
+        (
+            "2 * rest * float(h0.upper()) * (1 + 4 * UNIT)",
+            "2 * rest * float_up(h0) * (1 + 4 * UNIT)",
+        ),
+        "left-out frequencies in the Parseval sum",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "lattice_expectation",
+        "_chernoff_shift(law.d, law.q, n, c)",
+        "lattice remainder (rounding shift)",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "lattice_expectation",
+        "(2 / (arb(1).exp() * tA)) * (-(tl * (a + N)) / 2).exp() / (1 - (-(tl * N) / 2).exp())",
+        "periodisation (wrapped copies, lower end)",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "lattice_delta",
+        "prob_rel_err * (1.0 + (1.0 / q0 if q0 > 0 else 0.0))",
+        "relative error of the float weights",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "root_table",
+        "(2 * err + err * err + math.sqrt(2) * g2 * (1 + err) ** 2) * (1 + 4 * UNIT)",
+        "root-of-unity product error",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/methods/blanket_fft.py",
+        "direct_expectation",
+        "arb(gam(2 * r))",
+        "direct convolution round-off",
+    ),
     # gparv_law.py
-    BudgetTerm("shufflekit/numeric/kernels/gparv_law.py", "RatioLaw.gparv",
-               "8 * UNIT * (np.abs(self.alpha) + e * np.abs(self.beta))",
-               "float margin of every GPARV atom"),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/gparv_law.py",
+        "RatioLaw.gparv",
+        "8 * UNIT * (np.abs(self.alpha) + e * np.abs(self.beta))",
+        "float margin of every GPARV atom",
+    ),
     # radix2_fft.py
-    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "fft_convolution_error",
-               "sqrt_up(Fraction(L)) * c2", "radix-2 convolution round-off"),
-    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "dft_error_terms",
-               "(1 + beta) ** t - 1", "radix-2 transform relative error eta_t"),
-    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "fft_convolution_error",
-               "E", "pointwise product error E"),
-    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "direct_convolution_error",
-               "gK * Fraction(a1) * Fraction(b1)", "direct convolution round-off"),
-    BudgetTerm("shufflekit/numeric/kernels/radix2_fft.py", "sum_up",
-               "s * (1 + (x.size + 2) * UNIT)", "summation pad of an l1 norm"),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/radix2_fft.py",
+        "fft_convolution_error",
+        "sqrt_up(Fraction(L)) * c2",
+        "radix-2 convolution round-off",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/radix2_fft.py",
+        "dft_error_terms",
+        "(1 + beta) ** t - 1",
+        "radix-2 transform relative error eta_t",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/radix2_fft.py",
+        "fft_convolution_error",
+        "E",
+        "pointwise product error E",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/radix2_fft.py",
+        "direct_convolution_error",
+        "gK * Fraction(a1) * Fraction(b1)",
+        "direct convolution round-off",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/radix2_fft.py",
+        "sum_up",
+        "s * (1 + (x.size + 2) * UNIT)",
+        "summation pad of an l1 norm",
+    ),
     # composition.py
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
-               "pa + pb", "infinite mass of a convolution"),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
-               "pa * pb", "gap of the infinite mass", nth=1),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
-               "a.error * max(b1, 1.0)", "propagated error of the first law"),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
-               "(max(a1, 1.0) + a.error) * b.error", "propagated error of the second law"),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "convolve",
-               "e_fft", "FFT round-off of a convolution"),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "pair_loss_pmf",
-               "rel_err * float(np.sum(p[fin])) * 1.01", "mass error of an exact pair"),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "pair_loss_pmf",
-               "4 * rel_err", "loss shift of an exact pair"),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "trim",
-               "(f.size - hi + 4) * UNIT * (moved + new_inf)", "round-off of a moved upper tail",
-               tenth="the merge term 4 u kept[0] > 4 u cut >= 4 u moved always comes with it "
-                     "and covers all but 0.09 of the largest loss (6 u moved, 7 cells)"),
-    BudgetTerm("shufflekit/numeric/composition/fixed.py", "trim",
-               "(lo + 4) * UNIT * kept[0]", "round-off of a merged lower tail"),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "convolve",
+        "pa + pb",
+        "infinite mass of a convolution",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "convolve",
+        "pa * pb",
+        "gap of the infinite mass",
+        nth=1,
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "convolve",
+        "a.error * max(b1, 1.0)",
+        "propagated error of the first law",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "convolve",
+        "(max(a1, 1.0) + a.error) * b.error",
+        "propagated error of the second law",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "convolve",
+        "e_fft",
+        "FFT round-off of a convolution",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "pair_loss_pmf",
+        "rel_err * float(np.sum(p[fin])) * 1.01",
+        "mass error of an exact pair",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "pair_loss_pmf",
+        "4 * rel_err",
+        "loss shift of an exact pair",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "trim",
+        "(f.size - hi + 4) * UNIT * (moved + new_inf)",
+        "round-off of a moved upper tail",
+        tenth="the merge term 4 u kept[0] > 4 u cut >= 4 u moved always comes with it "
+        "and covers all but 0.09 of the largest loss (6 u moved, 7 cells)",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/fixed.py",
+        "trim",
+        "(lo + 4) * UNIT * kept[0]",
+        "round-off of a merged lower tail",
+    ),
     # dominating_pair.py
-    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "hull_pmf",
-               "(hi - lo) * 0.5 + 2 * UNIT * abs(mid) + 2 * UNIT * max(abs(lo), abs(hi))",
-               "float conversion of the hull masses"),
-    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "PrivacyLossPmf.delta",
-               "(tail.size + 8) * UNIT * value * 1.01", "round-off of a curve value"),
-    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "profile_points",
-               "1e-12 * eps_max", "grid margin at eps0"),
-    BudgetTerm("shufflekit/numeric/composition/dominating_pair.py", "profile_points",
-               "round_up(2 * margin)", "delta bound inside the eps0 margin"),
+    BudgetTerm(
+        "shufflekit/numeric/composition/dominating_pair.py",
+        "hull_pmf",
+        "(hi - lo) * 0.5 + 2 * UNIT * abs(mid) + 2 * UNIT * max(abs(lo), abs(hi))",
+        "float conversion of the hull masses",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/dominating_pair.py",
+        "PrivacyLossPmf.delta",
+        "(tail.size + 8) * UNIT * value * 1.01",
+        "round-off of a curve value",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/dominating_pair.py",
+        "profile_points",
+        "1e-12 * eps_max",
+        "grid margin at eps0",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/composition/dominating_pair.py",
+        "profile_points",
+        "round_up(2 * margin)",
+        "delta bound inside the eps0 margin",
+    ),
     # positive_part.py
-    BudgetTerm("shufflekit/numeric/kernels/positive_part.py", "growth",
-               "x * math.exp(x) * (1 + 1e-10)", "anchored-row growth of the recurrence error"),
-    BudgetTerm("shufflekit/numeric/kernels/positive_part.py", "_evaluate",
-               "edge_v * D * deep_r / (1 - deep_r) ** 2 * (1 + 1e-9) * (1 + kap)",
-               "deep-side tail budget of a window"),
-    BudgetTerm("shufflekit/numeric/kernels/positive_part.py", "bernstein_excess",
-               "np.exp(-f) / fprime * (1 + 1e-6)",
-               "Bernstein settling bound"),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/positive_part.py",
+        "growth",
+        "x * math.exp(x) * (1 + 1e-10)",
+        "anchored-row growth of the recurrence error",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/positive_part.py",
+        "_evaluate",
+        "edge_v * D * deep_r / (1 - deep_r) ** 2 * (1 + 1e-9) * (1 + kap)",
+        "deep-side tail budget of a window",
+    ),
+    BudgetTerm(
+        "shufflekit/numeric/kernels/positive_part.py",
+        "bernstein_excess",
+        "np.exp(-f) / fprime * (1 + 1e-6)",
+        "Bernstein settling bound",
+    ),
 ]
 
 _CMP_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
 _OP_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
-_SYM = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Lt: "<", ast.LtE: "<=",
-        ast.Gt: ">", ast.GtE: ">="}
+_SYM = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+}
 _MINMAX = {"min": "max", "max": "min", "minimum": "maximum", "maximum": "minimum"}
 
 
@@ -219,7 +366,7 @@ class Mutant:
 
     def apply(self, source: str) -> str:
         """The module source with this mutation."""
-        return source[:self.start] + self.text + source[self.end:]
+        return source[: self.start] + self.text + source[self.end :]
 
 
 @dataclass
@@ -243,10 +390,12 @@ def _offsets(source: str) -> list[int]:
 
 def _span(node: ast.AST, lines: list[int], source: str) -> tuple[int, int]:
     """Character span of ``node`` (ast column offsets are in UTF-8 bytes)."""
+
     def at(lineno, col):
         base = lines[lineno]
-        row = source[base:lines[lineno + 1]] if lineno + 1 < len(lines) else source[base:]
+        row = source[base : lines[lineno + 1]] if lineno + 1 < len(lines) else source[base:]
         return base + len(row.encode()[:col].decode())
+
     return at(node.lineno, node.col_offset), at(node.end_lineno, node.end_col_offset)
 
 
@@ -306,7 +455,7 @@ def _node_mutations(node: ast.AST, seg: str):
         new = copy.copy(node)
         new.ops = [_CMP_SWAP[type(node.ops[0])]()]
         yield f"`{_SYM[type(node.ops[0])]}` -> `{_SYM[type(new.ops[0])]}`", _text(new)
-    elif (isinstance(node, ast.Constant) and type(node.value) in (int, float)):
+    elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
         c = node.value
         if c == 0:
             yield f"`{seg}` -> `1`", "1" if isinstance(c, int) else "1.0"
@@ -363,36 +512,62 @@ def budget_mutants(module: str, source: str) -> tuple[list[Mutant], list[BudgetT
         spellings = (term.expr,) if isinstance(term.expr, str) else term.expr
         want = {ast.unparse(ast.parse(e, mode="eval").body) for e in spellings}
         fn = fns.get(term.function)
-        hits = [] if fn is None else [n for n in ast.walk(fn) if isinstance(n, ast.expr)
-                                      and hasattr(n, "lineno") and ast.unparse(n) in want
-                                      and isinstance(getattr(n, "ctx", ast.Load()), ast.Load)]
+        hits = (
+            []
+            if fn is None
+            else [
+                n
+                for n in ast.walk(fn)
+                if isinstance(n, ast.expr)
+                and hasattr(n, "lineno")
+                and ast.unparse(n) in want
+                and isinstance(getattr(n, "ctx", ast.Load()), ast.Load)
+            ]
+        )
         hits.sort(key=lambda n: (n.lineno, n.col_offset))
         if len(hits) <= term.nth:
             missing.append(term)
             continue
-        for node in hits[term.nth:term.nth + 1]:
+        for node in hits[term.nth : term.nth + 1]:
             start, end = _span(node, lines, source)
             seg = source[start:end]
             variants = [(f"{term.label}: set to 0", f"(({seg}) * 0)")]
             if not term.tenth:
                 variants.append((f"{term.label}: divided by 10", f"(({seg}) / 10)"))
             for desc, text in variants:
-                out.append(Mutant(module, node.lineno, term.function, desc, start, end, text,
-                                  budget=True))
+                out.append(
+                    Mutant(module, node.lineno, term.function, desc, start, end, text, budget=True)
+                )
     return out, missing
 
 
 # ======================================================================== running mutants
 def git_dirty(root: Path, paths: list[str]) -> list[str]:
     """Target files with uncommitted changes under ``root`` (empty when clean)."""
-    res = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", *paths],
-                         capture_output=True, text=True, check=True)
+    res = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "--", *paths],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [line[3:] for line in res.stdout.splitlines() if line.strip()]
 
 
 def _pytest_args(root: Path, tests: list[str]) -> list[str]:
-    return ["-x", "-q", "-m", "not slow", "-p", "no:cacheprovider", "-o", "addopts=",
-            "--no-header", "--rootdir", str(root), *[str(root / t) for t in tests]]
+    return [
+        "-x",
+        "-q",
+        "-m",
+        "not slow",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=",
+        "--no-header",
+        "--rootdir",
+        str(root),
+        *[str(root / t) for t in tests],
+    ]
 
 
 def _import_name(module: str) -> str:
@@ -428,10 +603,12 @@ def _swap_code(mutant: Mutant, source: str) -> None:
     code = compile(holder, mod.__file__, "exec")
     consts = code.co_consts
     if free:
-        consts = next(c for c in consts if getattr(c, "co_name", "") == "__mutant_outer__").co_consts
+        consts = next(
+            c for c in consts if getattr(c, "co_name", "") == "__mutant_outer__"
+        ).co_consts
     new_code = next(c for c in consts if getattr(c, "co_name", "") == node.name)
     target.__code__ = new_code
-    for m in list(sys.modules.values()):          # no cached value of the original survives
+    for m in list(sys.modules.values()):  # no cached value of the original survives
         if getattr(m, "__name__", "").startswith("shufflekit"):
             for v in list(vars(m).values()):
                 if isinstance(v, functools._lru_cache_wrapper):
@@ -468,11 +645,11 @@ class ForkRunner:
             while pending and len(running) < self.jobs:
                 mutant, source, tests = pending.pop(0)
                 pid = os.fork()
-                if pid == 0:                                  # child
+                if pid == 0:  # child
                     code = 3
                     try:
                         code = _child(mutant, source, self.root, tests)
-                    except BaseException:                     # noqa: BLE001 - a mutant crash
+                    except BaseException:  # noqa: BLE001 - a mutant crash
                         code = 3
                     finally:
                         os._exit(code)
@@ -511,9 +688,13 @@ class FileRunner:
                     path.write_text(mutant.apply(source))
                 env = dict(os.environ, PYTHONPATH=str(self.root), PYTHONDONTWRITEBYTECODE="1")
                 try:
-                    res = subprocess.run([sys.executable, "-m", "pytest",
-                                          *_pytest_args(self.root, tests)], cwd=self.root,
-                                         env=env, capture_output=True, timeout=self.timeout)
+                    res = subprocess.run(
+                        [sys.executable, "-m", "pytest", *_pytest_args(self.root, tests)],
+                        cwd=self.root,
+                        env=env,
+                        capture_output=True,
+                        timeout=self.timeout,
+                    )
                     status = _status(res.returncode)
                 except subprocess.TimeoutExpired:
                     status = "timeout"
@@ -544,12 +725,16 @@ class ModuleReport:
 
 def table(reports: list[ModuleReport]) -> str:
     """The kill-rate table (markdown) of the module reports."""
-    rows = ["| module | mutants | killed | timeout | survived | error | kill rate |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| module | mutants | killed | timeout | survived | error | kill rate |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in reports:
-        rows.append(f"| `{Path(r.module).name}` | {len(r.outcomes)} | {r.count('killed')} | "
-                    f"{r.count('timeout')} | {r.count('survived')} | {r.count('error')} | "
-                    f"{100 * r.rate:.1f}% |")
+        rows.append(
+            f"| `{Path(r.module).name}` | {len(r.outcomes)} | {r.count('killed')} | "
+            f"{r.count('timeout')} | {r.count('survived')} | {r.count('error')} | "
+            f"{100 * r.rate:.1f}% |"
+        )
     return "\n".join(rows)
 
 
@@ -564,8 +749,10 @@ def survivors(reports: list[ModuleReport]) -> list[str]:
         for o in sorted(r.outcomes, key=lambda o: o.mutant.start):
             if o.status in ("survived", "error"):
                 m = o.mutant
-                out.append(f"{m.module}:{m.line}  {m.function}  {m.description}"
-                           + ("" if o.status == "survived" else "  [error]"))
+                out.append(
+                    f"{m.module}:{m.line}  {m.function}  {m.description}"
+                    + ("" if o.status == "survived" else "  [error]")
+                )
     return out
 
 
@@ -581,25 +768,42 @@ def _location(item: str) -> tuple[str, int, str]:
     return str(Path(path + ".py")), int(line), text
 
 
-def select(mutants: list[Mutant], only: list[str] | None = None,
-           match: list[str] | None = None) -> list[Mutant]:
+def select(
+    mutants: list[Mutant], only: list[str] | None = None, match: list[str] | None = None
+) -> list[Mutant]:
     """The mutants on one of the ``FILE:LINE`` or ``FILE:LINE:TEXT`` locations of ``only``
     (all when empty; ``TEXT``: a piece of the description, for that line only) whose
     description contains one of the pieces ``match`` (all when empty)."""
     if only:
         where = [_location(item) for item in only]
-        mutants = [m for m in mutants
-                   if any(str(Path(m.module)) == path and m.line == line and text in m.description
-                          for path, line, text in where)]
+        mutants = [
+            m
+            for m in mutants
+            if any(
+                str(Path(m.module)) == path and m.line == line and text in m.description
+                for path, line, text in where
+            )
+        ]
     if match:
         mutants = [m for m in mutants if any(piece in m.description for piece in match)]
     return mutants
 
 
-def run(modules: list[str], *, root: Path, budget_only: bool = False, mode: str = "fork",
-        sample: int | None = None, seed: int = 0, jobs: int = 1, timeout: float | None = None,
-        progress=None, only: list[str] | None = None, match: list[str] | None = None,
-        sources: dict[str, str] | None = None) -> list[ModuleReport]:
+def run(
+    modules: list[str],
+    *,
+    root: Path,
+    budget_only: bool = False,
+    mode: str = "fork",
+    sample: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    timeout: float | None = None,
+    progress=None,
+    only: list[str] | None = None,
+    match: list[str] | None = None,
+    sources: dict[str, str] | None = None,
+) -> list[ModuleReport]:
     """Mutate each module in turn; returns one :class:`ModuleReport` per module.
 
     ``sources``: the text of each module as it was when it was imported (fork mode), so the
@@ -624,11 +828,14 @@ def run(modules: list[str], *, root: Path, budget_only: bool = False, mode: str 
         if base.status != "survived":
             rep.baseline = base.status
             if progress:
-                print(f"{module}: the unmutated tests did not pass ({base.status}): "
-                      "mutants not run", file=sys.stderr, flush=True)
+                print(
+                    f"{module}: the unmutated tests did not pass ({base.status}): mutants not run",
+                    file=sys.stderr,
+                    flush=True,
+                )
             continue
         limit = timeout if timeout is not None else max(30.0, 3 * base.seconds + 10)
-        runner = (ForkRunner(root, jobs, limit) if mode == "fork" else FileRunner(root, limit))
+        runner = ForkRunner(root, jobs, limit) if mode == "fork" else FileRunner(root, limit)
         for out in runner.run([(m, source, tests) for m in mutants]):
             rep.outcomes.append(out)
             if progress:
@@ -647,36 +854,60 @@ def _ensure_root(root: Path) -> None:
             raise SystemExit(f"shufflekit resolves to {found}, not to --root {root}")
         env = dict(os.environ, PYTHONPATH=str(root), _MUTATION_REEXEC="1")
         os.chdir(root)
-        os.execve(sys.executable, [sys.executable, "-m", "benchmarks.mutation", *sys.argv[1:]],
-                  env)
+        os.execve(sys.executable, [sys.executable, "-m", "benchmarks.mutation", *sys.argv[1:]], env)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--module", action="append", help="module path (repeatable); default: "
-                        "every mapped module")
-    parser.add_argument("--budget-only", action="store_true", help="only the budget mutants, "
-                        "against the budget tests")
-    parser.add_argument("--root", default=".", help="repository root to mutate (file mode: a "
-                        "private copy)")
+    parser.add_argument(
+        "--module", action="append", help="module path (repeatable); default: every mapped module"
+    )
+    parser.add_argument(
+        "--budget-only",
+        action="store_true",
+        help="only the budget mutants, against the budget tests",
+    )
+    parser.add_argument(
+        "--root", default=".", help="repository root to mutate (file mode: a private copy)"
+    )
     parser.add_argument("--mode", choices=("fork", "file"), default="fork")
-    parser.add_argument("--sample", type=int, default=None, help="at most this many mutants "
-                        "per module (a seeded random sample)")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help="at most this many mutants per module (a seeded random sample)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="mutants at once (fork mode)")
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per mutant "
-                        "(default: 3x the unmutated run + 10 s, at least 30 s)")
-    parser.add_argument("--only", action="append", metavar="FILE:LINE[:TEXT]", help="only the "
-                        "mutants on this line (whose description contains TEXT; repeatable; "
-                        "applied before --sample)")
-    parser.add_argument("--match", action="append", metavar="TEXT", help="only the mutants "
-                        "whose description contains TEXT (repeatable: any of them)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds per mutant (default: 3x the unmutated run + 10 s, at least 30 s)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="FILE:LINE[:TEXT]",
+        help="only the "
+        "mutants on this line (whose description contains TEXT; repeatable; "
+        "applied before --sample)",
+    )
+    parser.add_argument(
+        "--match",
+        action="append",
+        metavar="TEXT",
+        help="only the mutants whose description contains TEXT (repeatable: any of them)",
+    )
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
-    modules = args.module or (sorted({t.module for t in BUDGET_TERMS}, key=list(TEST_MAP).index)
-                              if args.budget_only else list(TEST_MAP))
-    if args.only and not args.module:             # the modules named by --only
+    modules = args.module or (
+        sorted({t.module for t in BUDGET_TERMS}, key=list(TEST_MAP).index)
+        if args.budget_only
+        else list(TEST_MAP)
+    )
+    if args.only and not args.module:  # the modules named by --only
         modules = list(dict.fromkeys(_location(item)[0] for item in args.only))
     modules = [str(Path(m)) for m in modules]
     for m in modules:
@@ -688,16 +919,17 @@ def main(argv=None) -> int:
             ms = budget_mutants(m, src)[0] if args.budget_only else generate(m, src)
             ms = select(ms, args.only, args.match)
             if args.sample is not None and args.sample < len(ms):
-                ms = sorted(random.Random(args.seed).sample(ms, args.sample),
-                            key=lambda x: x.start)
+                ms = sorted(random.Random(args.seed).sample(ms, args.sample), key=lambda x: x.start)
             for x in ms:
                 print(f"{x.module}:{x.line}  {x.function}  {x.description}")
         return 0
     if args.mode == "file":
         dirty = git_dirty(root, modules)
         if dirty:
-            print(f"refusing to mutate files with uncommitted changes: {', '.join(dirty)}",
-                  file=sys.stderr)
+            print(
+                f"refusing to mutate files with uncommitted changes: {', '.join(dirty)}",
+                file=sys.stderr,
+            )
             return 2
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
@@ -707,22 +939,40 @@ def main(argv=None) -> int:
         sys.path.insert(0, str(root))
         import importlib
 
-        for m in modules:           # the text first: a file edited later is not what runs
+        for m in modules:  # the text first: a file edited later is not what runs
             sources[m] = (root / m).read_text()
             importlib.import_module(_import_name(m))
 
     def progress(out: Outcome, i: int, total: int) -> None:
         m = out.mutant
-        print(f"[{i}/{total}] {out.status:8s} {out.seconds:6.1f}s {m.module}:{m.line} "
-              f"{m.function} {m.description}", file=sys.stderr, flush=True)
+        print(
+            f"[{i}/{total}] {out.status:8s} {out.seconds:6.1f}s {m.module}:{m.line} "
+            f"{m.function} {m.description}",
+            file=sys.stderr,
+            flush=True,
+        )
 
-    reports = run(modules, root=root, budget_only=args.budget_only, mode=args.mode,
-                  sample=args.sample, seed=args.seed, jobs=args.jobs, timeout=args.timeout,
-                  progress=progress, only=args.only, match=args.match, sources=sources)
+    reports = run(
+        modules,
+        root=root,
+        budget_only=args.budget_only,
+        mode=args.mode,
+        sample=args.sample,
+        seed=args.seed,
+        jobs=args.jobs,
+        timeout=args.timeout,
+        progress=progress,
+        only=args.only,
+        match=args.match,
+        sources=sources,
+    )
     for m, text in sources.items():
         if (root / m).read_text() != text:
-            print(f"note: {m} was edited during the run; the mutants are of the text that was "
-                  "imported", file=sys.stderr)
+            print(
+                f"note: {m} was edited during the run; the mutants are of the text that was "
+                "imported",
+                file=sys.stderr,
+            )
     print(table(reports))
     left = survivors(reports)
     if left:

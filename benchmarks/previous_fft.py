@@ -5,10 +5,11 @@ Kept so that ``bench_fft.py`` can run the previous method side by side with the 
 up to ``l Z`` on a Bernstein window, one numpy FFT, and a round-off budget from a normwise FFT
 error bound propagated through the n-th power.  Not used by the package.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from shufflekit.errors import CannotCertify
 from shufflekit.numeric.kernels.gparv_law import UNIT
 from shufflekit.validation import check_n
 
-LOG_TAIL = 60.0                 # tails dropped only below e^-60 (Bernstein)
+LOG_TAIL = 60.0  # tails dropped only below e^-60 (Bernstein)
 MAX_FFT_GRID = 1 << 25
 
 
@@ -34,7 +35,7 @@ def previous_fft_error(N: int, n: int, l: float, top: int, p_norm2: float) -> fl
     """
     lg = math.log2(max(N, 2))
     eta = lg * (UNIT + 4 * UNIT / (1 - 4 * UNIT) * (math.sqrt(2) + UNIT)) * 1.01
-    d_max = eta * math.sqrt(N) * p_norm2          # any single coefficient error
+    d_max = eta * math.sqrt(N) * p_norm2  # any single coefficient error
     grow = math.exp(min(n * math.log1p(d_max), 700.0))
     err2 = n * grow * eta * p_norm2 + (n * math.pi + 10) * UNIT * grow + eta * grow
     s2 = math.sqrt(top * (top + 1) * (2 * top + 1) / 6.0) if top > 0 else 0.0
@@ -46,9 +47,15 @@ def default_grid(eps0: float) -> float:
     return (math.exp(eps0) - 1) / 1200
 
 
-def previous_blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *, l: float,
-                      zero_mass: float | None = None,
-                      margins: Sequence[float] | None = None) -> tuple[float, float]:
+def previous_blanket_delta_fft(
+    atoms: Sequence[float],
+    probs: Sequence[float],
+    n: int,
+    *,
+    l: float,
+    zero_mass: float | None = None,
+    margins: Sequence[float] | None = None,
+) -> tuple[float, float]:
     r"""Certified FFT evaluation of :math:`\tfrac1n\mathbb{E}[(\sum G_i)_+]` on the grid ``l``
     (Su-Cheng-Wang 2026, Algorithm 4 with safe rounding and an error budget).
 
@@ -69,11 +76,11 @@ def previous_blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n
     else:
         q0 = float(zero_mass) + float(q[(g == 0) & (q > 0)].sum())
     mz = mg[(g == 0) & (q > 0)]
-    zshift = float(mz.max()) if mz.size else 0.0   # see blanket_delta_exact
+    zshift = float(mz.max()) if mz.size else 0.0  # see blanket_delta_exact
     g, q, mg = g[keep], q[keep], mg[keep]
     if g.size == 0 or (g + mg).max() <= 0:
         return zshift, 2 * zshift
-    k = np.ceil((g + mg) / l * (1 + 4 * UNIT) + 4 * UNIT).astype(np.int64)   # rounded UP
+    k = np.ceil((g + mg) / l * (1 + 4 * UNIT) + 4 * UNIT).astype(np.int64)  # rounded UP
     k_all = np.append(k, 0)
     q_all = np.append(q, q0)
     q_all = q_all / q_all.sum()
@@ -82,10 +89,10 @@ def previous_blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n
     var = n * float(np.dot(q_all, (k_all - np.dot(q_all, k_all)) ** 2))
     rng = kmax - kmin
     L = LOG_TAIL
-    t = L * rng / 3 + math.sqrt((L * rng / 3) ** 2 + 2 * L * var)   # Bernstein, range rng
+    t = L * rng / 3 + math.sqrt((L * rng / 3) ** 2 + 2 * L * var)  # Bernstein, range rng
     eL = math.exp(-L)
     top = int(math.floor(mu + t))
-    if top <= 0:   # the whole positive part is in the dropped tail
+    if top <= 0:  # the whole positive part is in the dropped tail
         bound = n * kmax * l * eL
         return bound / n + zshift, bound / n + 2 * zshift
     lo = int(math.ceil(mu - t))
@@ -96,12 +103,14 @@ def previous_blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n
     while N < span:
         N *= 2
     if N > MAX_FFT_GRID:
-        raise CannotCertify(f"the FFT grid would need {N} points (n={n}, l={l:g}); "
-                            "use a coarser l or the exact method")
+        raise CannotCertify(
+            f"the FFT grid would need {N} points (n={n}, l={l:g}); "
+            "use a coarser l or the exact method"
+        )
     p = np.zeros(N)
     np.add.at(p, (k_all - kmin) % N, q_all)
     phi = np.fft.rfft(p)
-    pmf = np.fft.irfft(phi ** n, N)
+    pmf = np.fft.irfft(phi**n, N)
     # index i holds values v = i + n*kmin (mod N); pick v in [lo, lo + N)
     base = (lo - n * kmin) % N
     vals = lo + np.arange(N)
@@ -110,7 +119,7 @@ def previous_blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n
     pos_part = float(np.sum(vals[posmask] * pm[posmask])) * l
     ppos = float(np.sum(pm[posmask]))
     fft_err = previous_fft_error(N, n, l, max(top, int(vals[-1]), 0), float(np.sqrt(np.sum(p * p))))
-    above = n * max(kmax, 0) * l * eL            # E[S 1{S > window top}]
+    above = n * max(kmax, 0) * l * eL  # E[S 1{S > window top}]
     upper = pos_part + fft_err + above + 1e-13 * abs(pos_part)
     # lower side: aliasing added <= 2e^-L mass; discretisation <= l * n * P(S_bar > 0)
     p_pos_up = min(1.0, ppos + fft_err / l + 2 * eL)

@@ -7,6 +7,7 @@ peak_mb, result, ok``.
 Mutation testing of the certified modules is a separate command,
 ``python -m benchmarks.mutation`` (see ``benchmarks/mutation.py``).
 """
+
 from __future__ import annotations
 
 import argparse

@@ -37,8 +37,8 @@ import math
 
 import numpy as np
 import sympy as sp
-
 from paperfig import QUICK, plt, save, show
+
 from shufflekit.mechanisms import randomized_response
 from shufflekit.numeric.methods import baselines
 from shufflekit.numeric.methods import histogram as H
@@ -49,10 +49,11 @@ from shufflekit.verify import checks
 from shufflekit.verify.catalog.seed001 import printed as PRINTED
 
 
-
 def mark(ours: float, printed: str) -> str:
     """``=`` if ``ours`` rounds to the printed cell, ``~`` if one unit off, ``x`` otherwise."""
-    return {"confirmed": "=", "imprecise": "~"}.get(checks.printed_digits(ours, printed).verdict, "x")
+    return {"confirmed": "=", "imprecise": "~"}.get(
+        checks.printed_digits(ours, printed).verdict, "x"
+    )
 
 
 def cell(ours: float, printed: str) -> str:
@@ -87,7 +88,15 @@ I_mix = F.mixture_fisher_constant(W0, W1).result
 chi2 = F.endpoint_chi2(W0, W1).extras["chi2_10"]
 print("I_pi   =", I_pi)
 print("I_mix  =", sp.factor(I_mix))
-print("chi^2(W1||W0) =", chi2, "=", float(chi2), "  (= I_0:", F.endpoint_chi2(W0, W1).result == chi2, ")")
+print(
+    "chi^2(W1||W0) =",
+    chi2,
+    "=",
+    float(chi2),
+    "  (= I_0:",
+    F.endpoint_chi2(W0, W1).result == chi2,
+    ")",
+)
 print("1/I_mix - 1/I_pi =", sp.factor(F.mixture_fisher_constant(W0, W1).extras["relation"]))
 
 i_pi = sp.lambdify(F.pi, I_pi, "numpy")
@@ -109,9 +118,22 @@ PRINTED_T3 = PRINTED.TABLE3
 rows = []
 for p, (pi_s, chi_s, mix_s, under_s) in PRINTED_T3.items():
     a, m = at(I_pi, p), at(I_mix, p)
-    rows.append([f"{p}", cell(a, pi_s), cell(float(chi2), chi_s), cell(m, mix_s), cell(1 - m / a, under_s)])
-show("**Table 3** — ours (paper) mark\n\n"
-     + table([r"$\pi$", r"$I_\pi$", r"$\chi^2(W_1\Vert W_0)$", r"$I^{\rm mix}_\pi$", "mixture underestimate"], rows))
+    rows.append(
+        [f"{p}", cell(a, pi_s), cell(float(chi2), chi_s), cell(m, mix_s), cell(1 - m / a, under_s)]
+    )
+show(
+    "**Table 3** — ours (paper) mark\n\n"
+    + table(
+        [
+            r"$\pi$",
+            r"$I_\pi$",
+            r"$\chi^2(W_1\Vert W_0)$",
+            r"$I^{\rm mix}_\pi$",
+            "mixture underestimate",
+        ],
+        rows,
+    )
+)
 
 # %% [markdown]
 # The text after Table 3 summarises the range over $\pi \in [0.05, 0.95]$.  We scan the same
@@ -121,13 +143,18 @@ show("**Table 3** — ours (paper) mark\n\n"
 scan = np.linspace(0.05, 0.95, 1801 if not QUICK else 181)
 I_scan, M_scan = i_pi(scan), i_mix(scan)
 under = 1 - M_scan / I_scan
-show(table(["quantity", "ours (paper) mark"], [
-    [r"min $I_\pi$", cell(I_scan.min(), PRINTED.I_RANGE[0])],
-    [r"max $I_\pi$", cell(I_scan.max(), PRINTED.I_RANGE[1])],
-    ["max / min", cell(I_scan.max() / I_scan.min(), PRINTED.I_FACTOR)],
-    ["smallest underestimate", cell(under.min(), PRINTED.UNDERESTIMATE_RANGE[0])],
-    ["largest underestimate", cell(under.max(), PRINTED.UNDERESTIMATE_RANGE[1])],
-]))
+show(
+    table(
+        ["quantity", "ours (paper) mark"],
+        [
+            [r"min $I_\pi$", cell(I_scan.min(), PRINTED.I_RANGE[0])],
+            [r"max $I_\pi$", cell(I_scan.max(), PRINTED.I_RANGE[1])],
+            ["max / min", cell(I_scan.max() / I_scan.min(), PRINTED.I_FACTOR)],
+            ["smallest underestimate", cell(under.min(), PRINTED.UNDERESTIMATE_RANGE[0])],
+            ["largest underestimate", cell(under.max(), PRINTED.UNDERESTIMATE_RANGE[1])],
+        ],
+    )
+)
 
 # %% [markdown]
 # ## Figure: $I_\pi$ against the mixture constant
@@ -142,9 +169,23 @@ fig, ax = plt.subplots()
 ax.plot(grid, i_pi(grid), label=r"$I_\pi$ (fixed composition)")
 ax.plot(grid, i_mix(grid), "--", label=r"$I^{\mathrm{mix}}_\pi$ (i.i.d. mixture)")
 ax.axhline(float(chi2), color="0.35", lw=0.9, ls=":", label=r"$\chi^2(W_1\|W_0)$")
-ax.plot(list(PRINTED_T3), [float(v[0]) for v in PRINTED_T3.values()], "s", ms=3.5, mfc="none",
-        color="C0", label="paper, Table 3")
-ax.plot(list(PRINTED_T3), [float(v[2]) for v in PRINTED_T3.values()], "s", ms=3.5, mfc="none", color="C1")
+ax.plot(
+    list(PRINTED_T3),
+    [float(v[0]) for v in PRINTED_T3.values()],
+    "s",
+    ms=3.5,
+    mfc="none",
+    color="C0",
+    label="paper, Table 3",
+)
+ax.plot(
+    list(PRINTED_T3),
+    [float(v[2]) for v in PRINTED_T3.values()],
+    "s",
+    ms=3.5,
+    mfc="none",
+    color="C1",
+)
 ax.set_xlabel(r"composition $\pi = k/n$")
 ax.set_ylabel("Fisher constant")
 ax.set_xlim(0, 1)
@@ -167,9 +208,22 @@ for n, (v_s, ri_s, rm_s) in PRINTED_T4.items():
     k = round(PI_T * n)
     pairs[n] = H.shuffled_pair(W0F, W1F, n, k)
     v = 8 * n * pairs[n].jsd()
-    rows.append([f"{n}", f"{k}", cell(v, v_s), cell(v / at(I_pi, PI_T) - 1, ri_s), cell(v / at(I_mix, PI_T) - 1, rm_s)])
-show("**Table 4** — ours (paper) mark\n\n"
-     + table(["$n$", "$k$", r"$8n\,\mathrm{JSD}$", r"rel. to $I_\pi$", r"rel. to $I^{\rm mix}_\pi$"], rows))
+    rows.append(
+        [
+            f"{n}",
+            f"{k}",
+            cell(v, v_s),
+            cell(v / at(I_pi, PI_T) - 1, ri_s),
+            cell(v / at(I_mix, PI_T) - 1, rm_s),
+        ]
+    )
+show(
+    "**Table 4** — ours (paper) mark\n\n"
+    + table(
+        ["$n$", "$k$", r"$8n\,\mathrm{JSD}$", r"rel. to $I_\pi$", r"rel. to $I^{\rm mix}_\pi$"],
+        rows,
+    )
+)
 
 # %% [markdown]
 # ## Table 5: the local privacy curve at $\pi = 0.3$, $n = 800$
@@ -184,19 +238,42 @@ N5 = 800
 pair5 = pairs.get(N5) or H.shuffled_pair(W0F, W1F, N5, round(PI_T * N5))
 mu_n = math.sqrt(at(I_pi, PI_T) / N5)
 mu_mix = math.sqrt(at(I_mix, PI_T) / N5)
-print(f"mu_n = {checks.round_like(mu_n, PRINTED.MU_N_800)} (paper {PRINTED.MU_N_800}) {mark(mu_n, PRINTED.MU_N_800)};  "
-      f"mixture mu = {mu_mix:.4f}")
+print(
+    f"mu_n = {checks.round_like(mu_n, PRINTED.MU_N_800)} (paper {PRINTED.MU_N_800}) {mark(mu_n, PRINTED.MU_N_800)};  "
+    f"mixture mu = {mu_mix:.4f}"
+)
 PRINTED_T5 = PRINTED.TABLE5
 rows = []
 for t, (e_s, ex_s, fc_s, fcr_s, mx_s, mxr_s) in PRINTED_T5.items():
     eps = t * mu_n
     ex = pair5.delta_qp(eps)
     fc, mx = gdp_delta(eps, mu_n), gdp_delta(eps, mu_mix)
-    rows.append([f"{t}", cell(eps, e_s), cell(ex, ex_s), cell(fc, fc_s), cell(fc / ex - 1, fcr_s),
-                 cell(mx, mx_s), cell(mx / ex - 1, mxr_s)])
-show("**Table 5** — ours (paper) mark\n\n"
-     + table(["$t$", r"$\varepsilon = t\mu_n$", r"$\delta_{\rm exact}$", "fixed-comp. GDP", "rel.", "mixture-cov. GDP",
-                  "rel."], rows))
+    rows.append(
+        [
+            f"{t}",
+            cell(eps, e_s),
+            cell(ex, ex_s),
+            cell(fc, fc_s),
+            cell(fc / ex - 1, fcr_s),
+            cell(mx, mx_s),
+            cell(mx / ex - 1, mxr_s),
+        ]
+    )
+show(
+    "**Table 5** — ours (paper) mark\n\n"
+    + table(
+        [
+            "$t$",
+            r"$\varepsilon = t\mu_n$",
+            r"$\delta_{\rm exact}$",
+            "fixed-comp. GDP",
+            "rel.",
+            "mixture-cov. GDP",
+            "rel.",
+        ],
+        rows,
+    )
+)
 
 # %% [markdown]
 # ## Figure: local privacy curve against the exact curve
@@ -253,9 +330,15 @@ print("binary I_pi =", binary.result)
 print("with p1 = 1 - p0:", sp.simplify(binary.result.subs(p1, 1 - p0)), "(no pi)")
 printed_binary = PRINTED.BINARY_FORMULA  # as printed
 for sol in F.identify_binary_channel(printed_binary):
-    print(f"printed formula = I_pi of (p0, p1) = ({sol['p0']}, {sol['p1']});"
-          f" composition independent: {sol['composition_independent']}")
-print("printed formula at pi = 0, 1:", float(printed_binary.subs(F.pi, 0)), float(printed_binary.subs(F.pi, 1)))
+    print(
+        f"printed formula = I_pi of (p0, p1) = ({sol['p0']}, {sol['p1']});"
+        f" composition independent: {sol['composition_independent']}"
+    )
+print(
+    "printed formula at pi = 0, 1:",
+    float(printed_binary.subs(F.pi, 0)),
+    float(printed_binary.subs(F.pi, 1)),
+)
 
 # %% [markdown]
 # ## Table 6: binary randomized response, $\varepsilon_0 = 1$, $\delta = 10^{-5}$
@@ -268,7 +351,9 @@ print("printed formula at pi = 0, 1:", float(printed_binary.subs(F.pi, 0)), floa
 
 # %%
 EPS0, DELTA = 1.0, 1e-5
-PRINTED_T6 = {n: (PRINTED.TABLE6[n], *PRINTED.TABLE6_FMT[n], PRINTED.TABLE6_BALLE[n]) for n in PRINTED.TABLE6}
+PRINTED_T6 = {
+    n: (PRINTED.TABLE6[n], *PRINTED.TABLE6_FMT[n], PRINTED.TABLE6_BALLE[n]) for n in PRINTED.TABLE6
+}
 q = 1 / (1 + math.exp(EPS0))
 rr = randomized_response(1)  # the same mechanism, symbolic, for the blanket bounds below
 assert baselines.stronger_clone_applies(rr)[0]
@@ -290,15 +375,37 @@ for n, (ex_s, f21_s, f23_s, balle_s) in PRINTED_T6.items():
     ex = H.binary_pair(q, 1 - q, n, 0).epsilon(DELTA)
     f21 = baselines.fmt21_epsilon(EPS0, n, DELTA)
     f23 = baselines.fmt23_epsilon(EPS0, n, DELTA, mech=rr)
-    rows.append([f"{n}", cell(ex, ex_s), cell(f21, f21_s) + f", {f21 / ex:.1f}x",
-                 cell(f23, f23_s) + f", {f23 / ex:.1f}x", f"n/a ({balle_s})"])
+    rows.append(
+        [
+            f"{n}",
+            cell(ex, ex_s),
+            cell(f21, f21_s) + f", {f21 / ex:.1f}x",
+            cell(f23, f23_s) + f", {f23 / ex:.1f}x",
+            f"n/a ({balle_s})",
+        ]
+    )
     hoe = invert(lambda e: baselines.hoeffding_delta(rr, n, e), DELTA)
     ben = invert(lambda e: baselines.bennett_delta(rr, n, e), DELTA)
-    extra.append([f"{n}", f"{ex:.4f}", f"{hoe:.4f} ({hoe / ex:.2f}x)", f"{ben:.4f} ({ben / ex:.2f}x)"])
-show("**Table 6** — ours (paper) mark, ratio to our exact value\n\n"
-     + table(["$n$", r"exact boundary-pair $\varepsilon$", "FMT (2021)", "FMT (2023)", "Balle et al. (Thm 5.3)"], rows))
-show("Blanket bounds of Balle et al., Sec. 5, with the exact blanket of binary RR (not the paper's column)\n\n"
-     + table(["$n$", r"exact $\varepsilon$", "Hoeffding", "Bennett"], extra))
+    extra.append(
+        [f"{n}", f"{ex:.4f}", f"{hoe:.4f} ({hoe / ex:.2f}x)", f"{ben:.4f} ({ben / ex:.2f}x)"]
+    )
+show(
+    "**Table 6** — ours (paper) mark, ratio to our exact value\n\n"
+    + table(
+        [
+            "$n$",
+            r"exact boundary-pair $\varepsilon$",
+            "FMT (2021)",
+            "FMT (2023)",
+            "Balle et al. (Thm 5.3)",
+        ],
+        rows,
+    )
+)
+show(
+    "Blanket bounds of Balle et al., Sec. 5, with the exact blanket of binary RR (not the paper's column)\n\n"
+    + table(["$n$", r"exact $\varepsilon$", "Hoeffding", "Bennett"], extra)
+)
 
 # %% [markdown]
 # The exact and both FMT columns are reproduced to every printed digit, and so are the FMT ratios
@@ -330,8 +437,10 @@ unb_der = [MM.unbundled_chi2(m) for m in ms]
 unb = [float(d.extras["lead"].subs(MM.chi2, chi2)) for d in unb_der]
 unb_exact = [float(N_MM * d.result.subs({MM.chi2: chi2, MM.n: N_MM})) for d in unb_der]
 print("unbundled leading constants:", [str(d.extras["lead"]) for d in unb_der])
-print("gap (1+chi2)^m - 1 - m chi2 >= 0 coefficientwise:",
-      all(MM.bundled_minus_unbundled(m).extras["all_nonnegative"] for m in ms))
+print(
+    "gap (1+chi2)^m - 1 - m chi2 >= 0 coefficientwise:",
+    all(MM.bundled_minus_unbundled(m).extras["all_nonnegative"] for m in ms),
+)
 
 fig, ax = plt.subplots()
 ax.semilogy(ms, bund, "o-", ms=3, label=r"bundled $(1+\chi^2)^m - 1$")

@@ -52,25 +52,24 @@ import time
 
 import numpy as np
 import sympy as sp
-
 from paperfig import FIGURES, QUICK, plt, save, show
+
 from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
-from shufflekit.numeric.methods import baselines as bl
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.methods.blanket_fft import blanket_delta_plain_fft, default_grid
 from shufflekit.numeric.kernels.gparv_law import numeric_eps0, ratio_laws
+from shufflekit.numeric.methods import baselines as bl
+from shufflekit.numeric.methods.blanket_fft import blanket_delta_plain_fft, default_grid
 from shufflekit.numeric.methods.lower import LowerAccountant
 from shufflekit.symbolic import gparv as GP
 
-
 N_USERS = 10_000
-POINTS = 4 if QUICK else 14               # quick mode: fewer points per curve
+POINTS = 4 if QUICK else 14  # quick mode: fewer points per curve
 DELTA_REF = 1e-6
 EPS0 = {"low": 1.0, "large": 4.0}
-K_ORACLE = 4                              # domain size of BLH, RAPPOR, OUE
-EXACT_BUDGET = 20.0                       # seconds of exact evaluation per panel (oracles;
-                                          # skipped in quick mode)
+K_ORACLE = 4  # domain size of BLH, RAPPOR, OUE
+EXACT_BUDGET = 20.0  # seconds of exact evaluation per panel (oracles;
+# skipped in quick mode)
 Y_FLOOR = 1e-12
 T_START = time.perf_counter()
 print("quick mode" if QUICK else "full resolution", f"n = {N_USERS}, {POINTS} points per curve")
@@ -92,9 +91,10 @@ print("quick mode" if QUICK else "full resolution", f"n = {N_USERS}, {POINTS} po
 # $\varepsilon_0 \le \log(n/(16\log(2/\delta)))$; below the smallest such $\delta$ it certifies
 # nothing better, so its curve is flat there (visible at $\varepsilon_0 = 4$).
 
+
 # %%
 def eps_grid(eps0: float) -> np.ndarray:
-    top = (0.08 if eps0 <= 1 else 1.2) * math.sqrt(1e4 / N_USERS)   # scales like 1/sqrt(n)
+    top = (0.08 if eps0 <= 1 else 1.2) * math.sqrt(1e4 / N_USERS)  # scales like 1/sqrt(n)
     return np.linspace(top / POINTS, top, POINTS)
 
 
@@ -129,13 +129,17 @@ def panel_curves(mech, eps0: float, n: int, exact: str = "all", swept: dict | No
     if swept:
         out.update({k: np.minimum.accumulate(v) if k == "fft" else v for k, v in swept.items()})
         laws = ratio_laws(mech)
-        out["plain"] = np.array([safe(lambda e=e: plain_fft_delta(laws, n, e,
-                                                                  default_grid(numeric_eps0(mech))))
-                                 for e in eps])
+        out["plain"] = np.array(
+            [
+                safe(lambda e=e: plain_fft_delta(laws, n, e, default_grid(numeric_eps0(mech))))
+                for e in eps
+            ]
+        )
         if "lower" not in swept and not getattr(mech, "components", None):
             low = LowerAccountant.of(mech, n)
-            low = LowerAccountant(tuple(t for t in low.triples if t.z in (t.x0, t.x1)), n,
-                                  low.mechanism)
+            low = LowerAccountant(
+                tuple(t for t in low.triples if t.z in (t.x0, t.x1)), n, low.mechanism
+            )
             out["lower"] = np.array([safe(lambda e=e: low.delta(e)[0]) for e in eps])
         return out
 
@@ -158,9 +162,10 @@ def panel_curves(mech, eps0: float, n: int, exact: str = "all", swept: dict | No
         out["exact"], out["timing"]["exact"] = vals, time.perf_counter() - t0
     if not getattr(mech, "components", None):
         low = LowerAccountant.of(mech, n)
-        if exact != "all":   # oracles: keep the triples whose law the toolkit can certify
-            low = LowerAccountant(tuple(t for t in low.triples if t.z in (t.x0, t.x1)), n,
-                                  low.mechanism)
+        if exact != "all":  # oracles: keep the triples whose law the toolkit can certify
+            low = LowerAccountant(
+                tuple(t for t in low.triples if t.z in (t.x0, t.x1)), n, low.mechanism
+            )
         timed("lower", lambda e: low.delta(e)[0])
     timed("hoeffding", lambda e: bl.hoeffding_delta(mech, n, e))
     timed("bennett", lambda e: bl.bennett_delta(mech, n, e))
@@ -175,8 +180,10 @@ STYLE = {  # label, line style, colour
     "fmt21": ("clone, closed form (FMT21)", dict(ls=(0, (1, 1)), color="#56B4E9")),
     "clone": ("clone, numerical", dict(ls="--", color="#009E73")),
     "fft": ("blanket, FFT (certified)", dict(ls="-", color="#D55E00")),
-    "plain": ("blanket, FFT (Alg. 4, no budget)", dict(ls="-", lw=0.7, color="#D55E00", marker="x",
-                                                       ms=3)),
+    "plain": (
+        "blanket, FFT (Alg. 4, no budget)",
+        dict(ls="-", lw=0.7, color="#D55E00", marker="x", ms=3),
+    ),
     "exact": ("blanket, exact", dict(ls="none", marker="o", ms=3.2, mfc="none", color="#0072B2")),
     "lower": ("Theorem 5 lower", dict(ls="-", lw=0.9, color="#000000")),
 }
@@ -229,36 +236,51 @@ import tomllib
 from shufflekit.sweep import parse_spec, run_sweep
 
 SWEEP_SPEC = pathlib.Path("..") / "examples" / "sweeps" / "figure2.toml"
-SWEEP_KEYS = {"blanket-fft": "fft", "blanket": "exact", "lower": "lower", "hoeffding": "hoeffding",
-              "bennett": "bennett", "clone-numeric": "clone", "clone": "fmt21"}
+SWEEP_KEYS = {
+    "blanket-fft": "fft",
+    "blanket": "exact",
+    "lower": "lower",
+    "hoeffding": "hoeffding",
+    "bennett": "bennett",
+    "clone-numeric": "clone",
+    "clone": "fmt21",
+}
 
 
 def figure2_sweep() -> dict:
     """Run the Figure 2 sweep and read its CSV back: (mechanism, eps0) -> key -> delta values."""
     data = tomllib.loads(SWEEP_SPEC.read_text())
     for grid in data["grid"]:
-        grid["epsilon"]["linspace"][2] = POINTS            # the notebook's resolution
+        grid["epsilon"]["linspace"][2] = POINTS  # the notebook's resolution
         grid["epsilon"]["linspace"][0] = grid["epsilon"]["linspace"][1] / POINTS
     out_csv = FIGURES / "figure2_sweep.csv"
     FIGURES.mkdir(exist_ok=True)
     summary, _ = run_sweep(parse_spec(data), str(out_csv), workers=1, progress=False)
-    print(f"sweep: {summary.total} points ({summary.cached} cached) in {summary.seconds:.1f} s "
-          f"-> {out_csv.name}")
+    print(
+        f"sweep: {summary.total} points ({summary.cached} cached) in {summary.seconds:.1f} s "
+        f"-> {out_csv.name}"
+    )
     curves: dict = {}
     with open(out_csv) as fh:
         for row in csv.DictReader(fh):
             panel = curves.setdefault((row["mechanism"], float(row["eps0"])), {})
             value = float(row["delta"]) if row["status"] == "ok" else math.nan
             panel.setdefault(SWEEP_KEYS[row["method"]], []).append((float(row["target"]), value))
-    return {p: {k: np.array([v for _, v in sorted(pts)]) for k, pts in d.items()}
-            for p, d in curves.items()}
+    return {
+        p: {k: np.array([v for _, v in sorted(pts)]) for k, pts in d.items()}
+        for p, d in curves.items()
+    }
 
 
 SWEPT = figure2_sweep()
 
 # %%
-MECHS = {"10-RR": ("krr", 10), "BLH": ("blh", K_ORACLE), "RAPPOR": ("rappor", K_ORACLE),
-         "OUE": ("oue", K_ORACLE)}
+MECHS = {
+    "10-RR": ("krr", 10),
+    "BLH": ("blh", K_ORACLE),
+    "RAPPOR": ("rappor", K_ORACLE),
+    "OUE": ("oue", K_ORACLE),
+}
 RESULTS = {}
 
 
@@ -276,8 +298,9 @@ def figure(names: list[str], fname: str):
             kname = label if cheap else f"{label} (k={k})"
             draw(axes[row, col], curves, rf"{kname}, $\varepsilon_0={eps0:g}$ ({level})", cheap)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False,
-               bbox_to_anchor=(0.5, -0.06))
+    fig.legend(
+        handles, labels, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, -0.06)
+    )
     fig.tight_layout()
     paths = save(fig, fname)
     print("saved", *[p.name for p in paths])
@@ -299,19 +322,27 @@ fig3 = figure(["RAPPOR", "OUE"], "blanket_fig3_rappor_oue")
 # accurate to the grid spacing only; `accountant(mech, n).get_epsilon(delta)` gives the
 # certified value to any precision).  "n/a" means the bound does not reach $10^{-6}$ on the grid.
 
+
 # %%
 def fmt(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{x:.3g}"
 
 
 keys = ["exact", "fft", "plain", "lower", "bennett", "hoeffding", "clone", "fmt21"]
-rows = ["| mechanism | $\\varepsilon_0$ | " + " | ".join(keys) + " |", "|---" * (len(keys) + 2) + "|"]
+rows = [
+    "| mechanism | $\\varepsilon_0$ | " + " | ".join(keys) + " |",
+    "|---" * (len(keys) + 2) + "|",
+]
 for (label, eps0), curves in RESULTS.items():
-    rows.append(f"| {label} | {eps0:g} | " + " | ".join(fmt(eps_at(curves, k)) for k in keys) + " |")
+    rows.append(
+        f"| {label} | {eps0:g} | " + " | ".join(fmt(eps_at(curves, k)) for k in keys) + " |"
+    )
 show("\n".join(rows))
 
-timing = {f"{label}, eps0={eps0:g}": {k: round(v, 1) for k, v in c["timing"].items()}
-          for (label, eps0), c in RESULTS.items()}
+timing = {
+    f"{label}, eps0={eps0:g}": {k: round(v, 1) for k, v in c["timing"].items()}
+    for (label, eps0), c in RESULTS.items()
+}
 for k, v in timing.items():
     print(f"{k:18s} seconds per curve: {v}")
 
@@ -358,21 +389,35 @@ for ax, (level, eps0) in zip(axes, EPS0.items()):
     t0 = time.perf_counter()
     for m, c in zip(M_VALUES, colors):
         mech = make("joint-krr", k=10, eps0=eps0, m=m)
-        if m == 1:   # plain 10-RR: already computed for Figure 2 on the same grid
+        if m == 1:  # plain 10-RR: already computed for Figure 2 on the same grid
             up, plain = RESULTS[("10-RR", eps0)]["fft"], RESULTS[("10-RR", eps0)]["plain"]
         else:
             fft = accountant(mech, N_USERS, method="blanket-fft")
             up = np.array([safe(lambda e=e: fft.get_delta(e).hi) for e in eps])
             laws = ratio_laws(mech)
-            plain = np.array([plain_fft_delta(laws, N_USERS, e, default_grid(numeric_eps0(mech)))
-                              for e in eps])
+            plain = np.array(
+                [plain_fft_delta(laws, N_USERS, e, default_grid(numeric_eps0(mech))) for e in eps]
+            )
         ben = np.array([safe(lambda e=e: bl.bennett_delta(mech, N_USERS, e)) for e in eps])
         JOINT[(m, eps0)] = {"eps": eps, "fft": up, "plain": plain, "bennett": ben}
         ax.semilogy(eps, up, color=c, label=f"{m}-joint, blanket (certified FFT)")
-        ax.semilogy(eps, np.where(plain > 0, plain, np.nan), color=c, lw=0.7, marker="x", ms=3,
-                    label=f"{m}-joint, Alg. 4 (no budget)")
-        ax.semilogy(eps, np.where(ben > 0, ben, np.nan), color=c, ls="-.", lw=0.9,
-                    label=f"{m}-joint, Bennett")
+        ax.semilogy(
+            eps,
+            np.where(plain > 0, plain, np.nan),
+            color=c,
+            lw=0.7,
+            marker="x",
+            ms=3,
+            label=f"{m}-joint, Alg. 4 (no budget)",
+        )
+        ax.semilogy(
+            eps,
+            np.where(ben > 0, ben, np.nan),
+            color=c,
+            ls="-.",
+            lw=0.9,
+            label=f"{m}-joint, Bennett",
+        )
     clone = np.array([safe(lambda e=e: bl.clone_delta(eps0, N_USERS, e)[0]) for e in eps])
     ax.semilogy(eps, clone, color="0.4", ls="--", label="clone, numerical (any $m$)")
     ax.axhline(DELTA_REF, color="0.5", lw=0.6, ls=":")
@@ -387,11 +432,15 @@ fig4.legend(handles, labels, loc="lower center", ncol=4, frameon=False, bbox_to_
 fig4.tight_layout()
 print("saved", *[p.name for p in save(fig4, "blanket_joint_krr")])
 
-rows = ["| total $\\varepsilon_0$ | m | $\\varepsilon$ at $10^{-6}$: certified FFT | Alg. 4 | Bennett |",
-        "|---|---|---|---|---|"]
+rows = [
+    "| total $\\varepsilon_0$ | m | $\\varepsilon$ at $10^{-6}$: certified FFT | Alg. 4 | Bennett |",
+    "|---|---|---|---|---|",
+]
 for (m, eps0), c in JOINT.items():
-    rows.append(f"| {eps0:g} | {m} | {fmt(eps_at(c, 'fft'))} | {fmt(eps_at(c, 'plain'))} | "
-                f"{fmt(eps_at(c, 'bennett'))} |")
+    rows.append(
+        f"| {eps0:g} | {m} | {fmt(eps_at(c, 'fft'))} | {fmt(eps_at(c, 'plain'))} | "
+        f"{fmt(eps_at(c, 'bennett'))} |"
+    )
 show("\n".join(rows))
 
 # %% [markdown]
@@ -417,9 +466,10 @@ show("\n".join(rows))
 
 # %%
 w, v = GP.w, GP.v
-u = w ** 2
+u = w**2
 # the printed rows of Table 1 are transcribed once, in the claim catalog
-from shufflekit.verify.catalog.seed002.printed import ATOMS, TABLE1 as PRINTED  # noqa: E402
+from shufflekit.verify.catalog.seed002.printed import ATOMS  # noqa: E402
+from shufflekit.verify.catalog.seed002.printed import TABLE1 as PRINTED
 
 K_TABLE = 2 if QUICK else 3
 k_sym = sp.Symbol("k", integer=True, positive=True)
@@ -429,16 +479,23 @@ def latex_law(law) -> str:
     return ", ".join(rf"${sp.latex(sp.factor(a))}$: ${sp.latex(sp.factor(p))}$" for a, p in law)
 
 
-rows = ["| mechanism | derived law (atom: probability) | printed row | equal? |", "|---|---|---|---|"]
+rows = [
+    "| mechanism | derived law (atom: probability) | printed row | equal? |",
+    "|---|---|---|---|",
+]
 t0 = time.perf_counter()
 for name in ("krr", "blh", "rappor", "oue"):
     k = k_sym if name == "krr" else K_TABLE
     derived = GP.gparv_law(name, k).result
-    printed = tuple((a, sp.sympify(p)) for a, p in zip(ATOMS, PRINTED[name](k)) if sp.sympify(p) != 0)
+    printed = tuple(
+        (a, sp.sympify(p)) for a, p in zip(ATOMS, PRINTED[name](k)) if sp.sympify(p) != 0
+    )
     same = GP.compare_laws(derived, printed)["equal"]
-    rows.append(f"| {name} ({'symbolic k' if name == 'krr' else f'k={k}'}) | {latex_law(derived)} | "
-                f"{latex_law(printed)} | "
-                f"{'yes' if same else 'no'} |")
+    rows.append(
+        f"| {name} ({'symbolic k' if name == 'krr' else f'k={k}'}) | {latex_law(derived)} | "
+        f"{latex_law(printed)} | "
+        f"{'yes' if same else 'no'} |"
+    )
 show("\n".join(rows))
 print(f"Table 1 derived in {time.perf_counter() - t0:.1f} s")
 
@@ -455,15 +512,23 @@ def tv_to_printed(name: str, k: int, eps0: float = 1.0, eps: float = 0.3) -> flo
     g, q, _ = law.gparv(eps)
     g, q = np.append(g, 0.0), np.append(q, law.zero_mass)
     vals = {w: math.exp(eps0 / 2), v: math.exp(eps)}
-    pr = [(float(a.subs(vals)), float(sp.sympify(p).subs(vals))) for a, p in zip(ATOMS, PRINTED[name](k))]
+    pr = [
+        (float(a.subs(vals)), float(sp.sympify(p).subs(vals)))
+        for a, p in zip(ATOMS, PRINTED[name](k))
+    ]
     atoms = sorted(set(np.round(g, 10)) | {round(a, 10) for a, _ in pr})
     # 1e-9: atoms are floats of O(e^eps0) computed two ways; distinct atoms differ by > 0.1
-    return 0.5 * sum(abs(q[np.abs(g - a) < 1e-9].sum() - sum(p for b, p in pr if abs(b - a) < 1e-9))
-                     for a in atoms)
+    return 0.5 * sum(
+        abs(q[np.abs(g - a) < 1e-9].sum() - sum(p for b, p in pr if abs(b - a) < 1e-9))
+        for a in atoms
+    )
 
 
 K_TV = (2, 3, 4) if QUICK else (2, 3, 4, 5, 6)
-rows = ["| mechanism | " + " | ".join(f"k={k}" for k in K_TV) + " |", "|---" * (len(K_TV) + 1) + "|"]
+rows = [
+    "| mechanism | " + " | ".join(f"k={k}" for k in K_TV) + " |",
+    "|---" * (len(K_TV) + 1) + "|",
+]
 for name in ("blh", "rappor", "oue"):
     rows.append(f"| {name} | " + " | ".join(f"{tv_to_printed(name, k):.3g}" for k in K_TV) + " |")
 show("\n".join(rows))

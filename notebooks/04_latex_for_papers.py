@@ -30,9 +30,9 @@ import tempfile
 
 import mpmath as mp
 import sympy as sp
+from paperfig import QUICK, plt, save
 
 import shufflekit as sk
-from paperfig import QUICK, plt, save
 from shufflekit.symbolic import results
 from shufflekit.symbolic.latex_document import document, fragments
 from shufflekit.verify.checks import fitted_slope
@@ -62,23 +62,32 @@ print(sigma2.result.latex())
 
 # %%
 mp.mp.dps = 50
-coeffs = dict(sigma2.result.as_mapping())   # exponents of x = 1/chi
+coeffs = dict(sigma2.result.as_mapping())  # exponents of x = 1/chi
 chis = [mp.mpf(4) * 2 ** (i / 2) for i in range(6 if QUICK else 10)]
 
 
 def exact_sigma2(chi):
-    return mp.findroot(lambda s: 1 / (mp.e ** (4 / s) - 2 * mp.e ** (2 / s) + mp.e ** (1 / s)) - chi ** 2,
-                       chi ** 2 + 4.5)
+    return mp.findroot(
+        lambda s: 1 / (mp.e ** (4 / s) - 2 * mp.e ** (2 / s) + mp.e ** (1 / s)) - chi**2,
+        chi**2 + 4.5,
+    )
 
 
 fig, ax = plt.subplots()
 for kept in (2, 3, 4):
-    exps = sorted(coeffs)[:kept]   # leading terms first
-    rem = [abs(exact_sigma2(c) - sum(mp.mpf(sp.N(coeffs[e], 60)) * c ** (-int(e)) for e in exps))
-           for c in chis]
+    exps = sorted(coeffs)[:kept]  # leading terms first
+    rem = [
+        abs(exact_sigma2(c) - sum(mp.mpf(sp.N(coeffs[e], 60)) * c ** (-int(e)) for e in exps))
+        for c in chis
+    ]
     slope = fitted_slope(chis, rem)
-    ax.loglog([float(c) for c in chis], [float(r) for r in rem], "o-", ms=3,
-              label=f"{kept} terms, slope {slope:.2f}")
+    ax.loglog(
+        [float(c) for c in chis],
+        [float(r) for r in rem],
+        "o-",
+        ms=3,
+        label=f"{kept} terms, slope {slope:.2f}",
+    )
 ax.set_xlabel(r"$\chi_{\mathrm{chua}}$")
 ax.set_ylabel("|remainder|")
 ax.legend()
@@ -98,11 +107,21 @@ tex = document(ids)
 out = pathlib.Path(tempfile.mkdtemp()) / "expansions.tex"
 out.write_text(tex)
 if shutil.which("pdflatex"):
-    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", out.name],
-                         cwd=out.parent, capture_output=True, text=True)
+    run = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", out.name],
+        cwd=out.parent,
+        capture_output=True,
+        text=True,
+    )
     log = out.with_suffix(".log").read_text(encoding="latin-1")
     overfull = sum(line.startswith("Overfull \\hbox") for line in log.splitlines())
-    print("pdflatex exit status:", run.returncode, "| overfull boxes:", overfull, "->",
-          out.with_suffix(".pdf"))
+    print(
+        "pdflatex exit status:",
+        run.returncode,
+        "| overfull boxes:",
+        overfull,
+        "->",
+        out.with_suffix(".pdf"),
+    )
 else:
     print("pdflatex is not installed here; the document is at", out)

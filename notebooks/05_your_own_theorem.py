@@ -25,19 +25,21 @@
 # %%
 import sympy as sp
 from hypothesis import strategies as st
-
 from paperfig import QUICK, plt, save
+
 from shufflekit.mechanisms import FiniteMechanism
-from shufflekit.verify import checks
-from shufflekit.verify.claims import CheckContext, Registry, claim, confirmed, refuted
+from shufflekit.verify import checks, report
+from shufflekit.verify.claims import CheckContext, Registry, claim
 from shufflekit.verify.runner import run_claims
-from shufflekit.verify import report
+
 
 def three_output_rr(prob):
-    return FiniteMechanism.from_matrix([[prob, (1 - prob) / 2, (1 - prob) / 2],
-                                        [(1 - prob) / 2, prob, (1 - prob) / 2]],
-                                       inputs=(0, 1), outputs=(0, 1, "neutral"),
-                                       name="three-output-rr")
+    return FiniteMechanism.from_matrix(
+        [[prob, (1 - prob) / 2, (1 - prob) / 2], [(1 - prob) / 2, prob, (1 - prob) / 2]],
+        inputs=(0, 1),
+        outputs=(0, 1, "neutral"),
+        name="three-output-rr",
+    )
 
 
 # %% [markdown]
@@ -61,29 +63,50 @@ print("GPARV atoms:", law.atoms)
 mine = Registry()
 
 
-@claim(id="mine.gamma", paper="mine", source="Lemma 1", registry=mine,
-       statement=r"\gamma(p) = \tfrac32 (1-p)")
+@claim(
+    id="mine.gamma",
+    paper="mine",
+    source="Lemma 1",
+    registry=mine,
+    statement=r"\gamma(p) = \tfrac32 (1-p)",
+)
 def _gamma(ctx):
     q = sp.Rational(3, 5)
-    return checks.exact_identity(three_output_rr(q).blanket().gamma, sp.Rational(3, 2) * (1 - q),
-                                 what="gamma at p = 3/5")
+    return checks.exact_identity(
+        three_output_rr(q).blanket().gamma, sp.Rational(3, 2) * (1 - q), what="gamma at p = 3/5"
+    )
 
 
-@claim(id="mine.order", paper="mine", source="Lemma 2", registry=mine,
-       statement=r"\chi_{up} \ge \chi_{lo}")
+@claim(
+    id="mine.order",
+    paper="mine",
+    source="Lemma 2",
+    registry=mine,
+    statement=r"\chi_{up} \ge \chi_{lo}",
+)
 def _order(ctx):
     def holds(prob):
         m = three_output_rr(prob)
         return float(m.chi_up().value) >= float(m.chi_lo().value) * (1 - 1e-12)
+
     return checks.property_holds(st.floats(0.34, 0.97), holds, ctx, what="chi_up >= chi_lo")
 
 
-@claim(id="mine.too-strong", paper="mine", source="Conjecture", registry=mine, expected="refuted",
-       statement=r"\chi_{lo} \ge 1 \text{ for } p \le 0.8")
+@claim(
+    id="mine.too-strong",
+    paper="mine",
+    source="Conjecture",
+    registry=mine,
+    expected="refuted",
+    statement=r"\chi_{lo} \ge 1 \text{ for } p \le 0.8",
+)
 def _strong(ctx):
-    return checks.property_holds(st.floats(0.34, 0.8),
-                                 lambda prob: float(three_output_rr(prob).chi_lo().value) >= 1,
-                                 ctx, what="chi_lo >= 1")
+    return checks.property_holds(
+        st.floats(0.34, 0.8),
+        lambda prob: float(three_output_rr(prob).chi_lo().value) >= 1,
+        ctx,
+        what="chi_lo >= 1",
+    )
 
 
 results = run_claims(mine, CheckContext(quick=QUICK), progress=False)
@@ -123,8 +146,11 @@ u = sp.Symbol("u", positive=True)
 m_sym = three_output_rr(sp.Rational(1, 3) + sp.Rational(2, 3) * u / (1 + u))
 lo2, up2 = sp.simplify(m_sym.chi_lo().value ** 2), sp.simplify(m_sym.chi_up().value ** 2)
 print("chi_lo^2 =", lo2, "   chi_up^2 =", up2)
-print(check_expr_on_box(up2 - lo2, {u: ("0.1", "50")}, strict=True, centered=True,
-                        what="chi_up^2 - chi_lo^2").evidence)
+print(
+    check_expr_on_box(
+        up2 - lo2, {u: ("0.1", "50")}, strict=True, centered=True, what="chi_up^2 - chi_lo^2"
+    ).evidence
+)
 # a false variant: chi_lo^2 >= 1 on the same range comes back with a certified counterexample
 print(check_expr_on_box(lo2 - 1, {u: ("0.1", "50")}, what="chi_lo^2 - 1").evidence)
 
@@ -142,6 +168,16 @@ from shufflekit.verify.expansion import check_expansion
 
 V_text = "exp(4/sigma0**2) - 2*exp(2/sigma0**2) + exp(sigma0**(-2))"
 for claimed in ("chi**2 + 9/2 - 145/12*chi**-2", "chi**2 + 9/2 - 143/12*chi**-2"):
-    rep = check_expansion(None, claimed, "chi", at="oo", inverse_of=f"({V_text})**(-1/2)", of="sigma0",
-                          quantity="sigma0**2", dps=40, certify=not QUICK, certify_range=(5, 20))
+    rep = check_expansion(
+        None,
+        claimed,
+        "chi",
+        at="oo",
+        inverse_of=f"({V_text})**(-1/2)",
+        of="sigma0",
+        quantity="sigma0**2",
+        dps=40,
+        certify=not QUICK,
+        certify_range=(5, 20),
+    )
     print(rep.table(), "\n")

@@ -38,14 +38,14 @@
 import math
 
 import numpy as np
+from paperfig import QUICK, plt, save, show
 from scipy.special import gammaln
 
-from paperfig import QUICK, plt, save, show
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition.fixed import ComposedAccountant, pair_lower, self_compose
 from shufflekit.numeric.composition.dominating_pair import dominating_pair
+from shufflekit.numeric.composition.fixed import ComposedAccountant, pair_lower, self_compose
 from shufflekit.numeric.methods.histogram import canonical_pair
 
 K, EPS0, DELTA = 10, 2.0, 1e-6
@@ -59,13 +59,21 @@ acc = accountant(mech, N, method="blanket")
 
 # %%
 pair = dominating_pair(acc)
-print(f"dominating pair: {pair.pmf.probs.size} loss cells on a grid of {pair.pmf.grid:g}, "
-      f"mass at infinite loss {pair.pmf.infinity_mass:.2g}, built in {pair.seconds:.2f} s")
+print(
+    f"dominating pair: {pair.pmf.probs.size} loss cells on a grid of {pair.pmf.grid:g}, "
+    f"mass at infinite loss {pair.pmf.infinity_mass:.2g}, built in {pair.seconds:.2f} s"
+)
 
 
 def certified_eps(T):
-    composed = ComposedAccountant([self_compose(pair.pmf, T)], kind=Kind.UPPER, method="blanket",
-                                  n=N, mechanism=mech, rounds=T)
+    composed = ComposedAccountant(
+        [self_compose(pair.pmf, T)],
+        kind=Kind.UPPER,
+        method="blanket",
+        n=N,
+        mechanism=mech,
+        rounds=T,
+    )
     return composed.get_epsilon(DELTA)
 
 
@@ -74,12 +82,13 @@ ours = {T: certified_eps(T) for T in ROUNDS}
 # %% [markdown]
 # ## Advanced composition of the single-round guarantee
 
+
 # %%
 def advanced(T):
     d1 = DELTA / (2 * T)
     e1 = acc.get_epsilon(d1).hi
     adv = e1 * math.sqrt(2 * T * math.log(2 / DELTA)) + T * e1 * math.expm1(e1)
-    return min(adv, T * acc.get_epsilon(DELTA / T).hi)   # never worse than basic composition
+    return min(adv, T * acc.get_epsilon(DELTA / T).hi)  # never worse than basic composition
 
 
 naive = {T: advanced(T) for T in ROUNDS}
@@ -94,6 +103,7 @@ naive = {T: advanced(T) for T in ROUNDS}
 # $P(a,b) = e^{\varepsilon_0}r\,W(a-1,b) + r\,W(a,b-1) + s\,W(a,b)$ and $Q$ the same with the
 # first two weights swapped, $s = 1-(e^{\varepsilon_0}+1)r$.
 
+
 # %%
 def clone_pld(eps0, k, n, grid):
     E = math.exp(eps0)
@@ -107,8 +117,14 @@ def clone_pld(eps0, k, n, grid):
     def W(x, y):
         ok = (x >= 0) & (y >= 0) & (x + y <= m)
         xs, ys = np.where(ok, x, 0), np.where(ok, y, 0)
-        lw = (gammaln(m + 1) - gammaln(xs + 1) - gammaln(ys + 1) - gammaln(m - xs - ys + 1)
-              + (xs + ys) * math.log(r) + (m - xs - ys) * math.log1p(-2 * r))
+        lw = (
+            gammaln(m + 1)
+            - gammaln(xs + 1)
+            - gammaln(ys + 1)
+            - gammaln(m - xs - ys + 1)
+            + (xs + ys) * math.log(r)
+            + (m - xs - ys) * math.log1p(-2 * r)
+        )
         return np.where(ok, np.exp(lw), 0.0)
 
     Wab, Wa, Wb = W(a, b), W(a - 1, b), W(a, b - 1)
@@ -116,7 +132,7 @@ def clone_pld(eps0, k, n, grid):
     Q = r * Wa + E * r * Wb + s * Wab
     keep = P > 0
     loss = np.log(P[keep]) - np.log(Q[keep])
-    idx = np.ceil(loss / grid).astype(int)                  # rounded up (pessimistic)
+    idx = np.ceil(loss / grid).astype(int)  # rounded up (pessimistic)
     off = idx.min()
     return off, np.bincount(idx - off, weights=P[keep])
 
@@ -146,14 +162,16 @@ peers = {T: float_composed_eps(T) for T in ROUNDS}
 
 # %%
 E, r = math.exp(EPS0), 1 / (math.exp(EPS0) + K - 1)
-w0 = [E * r, r, 1 - (E + 1) * r]          # output 0, output 1, anything else
+w0 = [E * r, r, 1 - (E + 1) * r]  # output 0, output 1, anything else
 w1 = [r, E * r, 1 - (E + 1) * r]
 hp = canonical_pair(w0, w1, N)
 lower = {T: pair_lower(hp.p, hp.q, T, n=N).get_epsilon(DELTA) for T in ROUNDS}
 
 # %%
-rows = ["| T | shufflekit (certified upper) | float clone PLD | advanced composition | exact-pair lower |",
-        "|---|---|---|---|---|"]
+rows = [
+    "| T | shufflekit (certified upper) | float clone PLD | advanced composition | exact-pair lower |",
+    "|---|---|---|---|---|",
+]
 for T in ROUNDS:
     rows.append(f"| {T} | {ours[T].hi:.4f} | {peers[T]:.4f} | {naive[T]:.4f} | {lower[T].lo:.4f} |")
 show("\n".join(rows))
@@ -181,25 +199,33 @@ print("saved", *[p.name for p in save(fig, "composition_eps_vs_rounds")])
 # (dominating pair + convolution) and the per-round upper bound (here the blanket bound).
 
 # %%
-from shufflekit.numeric.composition.fixed import composed_accountant, exact_pair_lower  # noqa: E402
 from shufflekit.numeric.composition.dominating_pair import hull_pmf  # noqa: E402
+from shufflekit.numeric.composition.fixed import composed_accountant, exact_pair_lower  # noqa: E402
 from shufflekit.numeric.methods.histogram import binary_pair  # noqa: E402
 
 NB, TB = (2000, 20) if QUICK else (10_000, 100)
 bp = binary_pair(1 / (1 + math.e), math.e / (1 + math.e), NB)
-g = 2.0 ** -10
+g = 2.0**-10
 curve = [min(1.0, bp.delta(i * g) * (1 + 1e-9)) for i in range(int(1 / g) + 1)]
-diag = ComposedAccountant([self_compose(hull_pmf(curve, g), TB)], kind=Kind.UPPER,
-                          method="pair curve", n=NB, mechanism={}, rounds=TB)
+diag = ComposedAccountant(
+    [self_compose(hull_pmf(curve, g), TB)],
+    kind=Kind.UPPER,
+    method="pair curve",
+    n=NB,
+    mechanism={},
+    rounds=TB,
+)
 e_blanket = composed_accountant(make("rr", eps0=1), NB, TB, method="blanket").get_epsilon(DELTA).hi
 e_diag = diag.get_epsilon(DELTA).hi
 e_low = exact_pair_lower(1.0, NB, TB).get_epsilon(DELTA).lo
-show(f"binary RR, eps0 = 1, n = {NB}, T = {TB}, delta = {DELTA:g}:\n\n"
-     f"| composed | epsilon | above the lower bound |\n|---|---|---|\n"
-     f"| blanket upper (certified) | {e_blanket:.4f} | {100 * (e_blanket / e_low - 1):.1f}% |\n"
-     f"| boundary-pair curve per round (diagnostic) | {e_diag:.4f} | "
-     f"{100 * (e_diag / e_low - 1):.1f}% |\n"
-     f"| exact boundary pair (certified lower) | {e_low:.4f} | |")
+show(
+    f"binary RR, eps0 = 1, n = {NB}, T = {TB}, delta = {DELTA:g}:\n\n"
+    f"| composed | epsilon | above the lower bound |\n|---|---|---|\n"
+    f"| blanket upper (certified) | {e_blanket:.4f} | {100 * (e_blanket / e_low - 1):.1f}% |\n"
+    f"| boundary-pair curve per round (diagnostic) | {e_diag:.4f} | "
+    f"{100 * (e_diag / e_low - 1):.1f}% |\n"
+    f"| exact boundary pair (certified lower) | {e_low:.4f} | |"
+)
 
 # %% [markdown]
 # ## Composing with other events in `dp_accounting`
@@ -215,6 +241,8 @@ from shufflekit.numeric.export.pld_export import to_dp_accounting  # noqa: E402
 round_pld = to_dp_accounting(pair.pmf)
 gauss = pld.from_gaussian_mechanism(5.0, value_discretization_interval=pair.pmf.grid)
 both = round_pld.self_compose(ROUNDS[-1]).compose(gauss)
-print(f"{ROUNDS[-1]} shuffled rounds + one Gaussian (sigma = 5): "
-      f"eps({DELTA:g}) = {both.get_epsilon_for_delta(DELTA):.4f} "
-      f"(rounds alone {round_pld.self_compose(ROUNDS[-1]).get_epsilon_for_delta(DELTA):.4f})")
+print(
+    f"{ROUNDS[-1]} shuffled rounds + one Gaussian (sigma = 5): "
+    f"eps({DELTA:g}) = {both.get_epsilon_for_delta(DELTA):.4f} "
+    f"(rounds alone {round_pld.self_compose(ROUNDS[-1]).get_epsilon_for_delta(DELTA):.4f})"
+)

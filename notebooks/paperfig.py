@@ -4,6 +4,7 @@
 lowers grid resolution with it); the default reproduces the papers' resolution.
 Figures go to ``notebooks/figures`` unless ``SHUFFLEKIT_FIGURES`` names another folder.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,9 @@ import shufflekit  # noqa: E402
 
 QUICK = os.environ.get("SHUFFLEKIT_QUICK", "") not in ("", "0", "false", "False")
 STYLE = pathlib.Path(shufflekit.__file__).with_name("paper.mplstyle")
-FIGURES = pathlib.Path(os.environ.get("SHUFFLEKIT_FIGURES",
-                                      pathlib.Path(__file__).resolve().parent / "figures"))
+FIGURES = pathlib.Path(
+    os.environ.get("SHUFFLEKIT_FIGURES", pathlib.Path(__file__).resolve().parent / "figures")
+)
 
 plt.style.use(str(STYLE))
 

@@ -22,6 +22,7 @@ delta(epsilon=1) upper: 1.005946157e-24 in [1.005946155e-24, 1.005946157e-24]  [
 ``sk.compose`` composes shuffled rounds.  Names are imported on first use, so
 ``import shufflekit`` stays fast.
 """
+
 from __future__ import annotations
 
 import importlib

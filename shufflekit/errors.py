@@ -4,6 +4,7 @@
 ``CannotCertify`` is *not* bad input: the input is valid but the method cannot produce a
 certified answer for it (the command line exits with status 3).
 """
+
 from __future__ import annotations
 
 from typing import Any

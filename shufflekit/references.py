@@ -5,6 +5,7 @@ Docstrings, reports and the command line cite results by authors and year, e.g.
 ids, ``"000"`` .. ``"003"``) to its short citation, title, authors and arXiv identifier, and
 :func:`cite` expands a key to the full reference.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,20 +29,40 @@ class Reference:
         return f'{self.authors}, "{self.title}"{venue}{tail}'
 
 
-PAPERS: dict[str, Reference] = {r.key: r for r in (
-    Reference("000", "Takagi-Liew 2026",
-              "Shuffling-Aware Optimization for Private Vector Mean Estimation",
-              "Takagi and Liew", arxiv="2604.28032"),
-    Reference("001", "Shvets 2026",
-              "Fixed-Composition Shuffle Asymptotics in the Full-Support Gaussian Regime",
-              "Shvets", arxiv="2602.09029"),
-    Reference("002", "Su-Cheng-Wang 2026",
-              "Decomposition-Based Optimal Bounds for Privacy Amplification via Shuffling",
-              "Su, Cheng and Wang", arxiv="2504.07414", venue="IEEE S&P 2026"),
-    Reference("003", "the Shvets summary",
-              "Universal Shuffle Asymptotics: Sharp Privacy Analysis in the Gaussian Regime",
-              "Shvets", venue="a summary of the series"),
-)}
+PAPERS: dict[str, Reference] = {
+    r.key: r
+    for r in (
+        Reference(
+            "000",
+            "Takagi-Liew 2026",
+            "Shuffling-Aware Optimization for Private Vector Mean Estimation",
+            "Takagi and Liew",
+            arxiv="2604.28032",
+        ),
+        Reference(
+            "001",
+            "Shvets 2026",
+            "Fixed-Composition Shuffle Asymptotics in the Full-Support Gaussian Regime",
+            "Shvets",
+            arxiv="2602.09029",
+        ),
+        Reference(
+            "002",
+            "Su-Cheng-Wang 2026",
+            "Decomposition-Based Optimal Bounds for Privacy Amplification via Shuffling",
+            "Su, Cheng and Wang",
+            arxiv="2504.07414",
+            venue="IEEE S&P 2026",
+        ),
+        Reference(
+            "003",
+            "the Shvets summary",
+            "Universal Shuffle Asymptotics: Sharp Privacy Analysis in the Gaussian Regime",
+            "Shvets",
+            venue="a summary of the series",
+        ),
+    )
+}
 
 
 def cite(key: str) -> str:

@@ -8,6 +8,7 @@ substitution with the wrong one silently does nothing).
 Printed names are chosen so that ``sympy.latex`` typesets them as in the papers
 (``\varepsilon_{0}``, ``\sigma_{0}``, ``\chi``).
 """
+
 from __future__ import annotations
 
 import sympy as sp
@@ -36,5 +37,17 @@ theta = sp.Symbol("theta", real=True)
 #: chi-square divergence chi^2(W1 || W0) of a binary-input channel (Shvets 2026)
 chi2 = sp.Symbol("chi2", positive=True)
 
-__all__ = ["chi", "chi2", "d", "eps0", "epsilon", "gamma", "k", "n", "p", "sigma", "sigma0",
-           "theta"]
+__all__ = [
+    "chi",
+    "chi2",
+    "d",
+    "eps0",
+    "epsilon",
+    "gamma",
+    "k",
+    "n",
+    "p",
+    "sigma",
+    "sigma0",
+    "theta",
+]

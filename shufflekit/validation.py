@@ -4,13 +4,15 @@ Every check returns the cleaned value or raises :class:`~shufflekit.errors.Inval
 naming the parameter, its value and the allowed range.  ``nan``, infinities where they are not
 allowed, strings that are not numbers and booleans are rejected, never passed on.
 """
+
 from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from shufflekit.errors import InvalidParameter
 
@@ -25,8 +27,16 @@ def _interval(lo: float, hi: float, lo_open: bool, hi_open: bool) -> str:
     return f"range {left}{fmt(lo)}, {fmt(hi)}{right}"
 
 
-def check_real(name: str, value: Any, lo: float = -math.inf, hi: float = math.inf, *,
-               lo_open: bool = False, hi_open: bool = False, allow_inf: bool = False) -> float:
+def check_real(
+    name: str,
+    value: Any,
+    lo: float = -math.inf,
+    hi: float = math.inf,
+    *,
+    lo_open: bool = False,
+    hi_open: bool = False,
+    allow_inf: bool = False,
+) -> float:
     """``value`` as a float in the interval ``lo .. hi`` (ends open or closed)."""
     allowed = _interval(lo, hi, lo_open, hi_open)
     if isinstance(value, bool):
@@ -42,9 +52,9 @@ def check_real(name: str, value: Any, lo: float = -math.inf, hi: float = math.in
     return x
 
 
-def check_int(name: str, value: Any, lo: int = -(10 ** 18), hi: int = 10 ** 18) -> int:
+def check_int(name: str, value: Any, lo: int = -(10**18), hi: int = 10**18) -> int:
     """``value`` as an int in ``[lo, hi]``; integral floats such as ``1e6`` are accepted."""
-    allowed = f"range [{lo}, {hi}] (integer)" if hi < 10 ** 18 else f"range [{lo}, inf) (integer)"
+    allowed = f"range [{lo}, {hi}] (integer)" if hi < 10**18 else f"range [{lo}, inf) (integer)"
     if isinstance(value, bool):
         raise InvalidParameter(name, value, allowed, "an integer, not a boolean")
     if isinstance(value, numbers.Integral):
@@ -77,8 +87,7 @@ def check_delta(delta: Any) -> float:
     return check_real("delta", delta, MIN_DELTA, 1.0, hi_open=True)
 
 
-def check_numbers(name: str, text: str, lo: float = -math.inf, hi: float = math.inf
-                  ) -> list[float]:
+def check_numbers(name: str, text: str, lo: float = -math.inf, hi: float = math.inf) -> list[float]:
     """A comma-separated list of real numbers in ``[lo, hi]``; an empty entry is an error."""
     allowed = "a comma-separated list of numbers"
     if not isinstance(text, str) or not text.strip():
@@ -119,12 +128,12 @@ def check_probability(name: str, p: Any, *, open_ends: bool = False) -> float:
 
 # ============================================================ the documented domain, one table
 #: Largest number of users (CLI ``--n``, sweep ``n``, ``shufflekit.accountant``, ``compose``).
-MAX_N = 10 ** 9
+MAX_N = 10**9
 #: Largest local epsilon eps0 (e^eps0 must fit a float with room for the numeric accountants).
 MAX_EPS0 = 100
 #: Largest alphabet size k and dimension d a command or sweep may ask for.
-MAX_K = 10 ** 6
-MAX_D = 10 ** 6
+MAX_K = 10**6
+MAX_D = 10**6
 #: Largest number m of jointly composed k-RR copies.
 MAX_M = 4
 #: Smallest target delta: every certified method is proven down to 1e-300 (below it float64
@@ -133,13 +142,13 @@ MIN_DELTA = 1e-300
 #: Largest number of composed rounds (beyond, the composed loss law outgrows one FFT of
 #: MAX_LOSS_CELLS on the finest grid and the answer is the trivial one after minutes: binary RR,
 #: eps0 = 1, n = 100 certifies 3e5 rounds in 21 s, refuses 1e6 in 27 s and 1e7 in 74 s).
-MAX_ROUNDS = 10 ** 6
+MAX_ROUNDS = 10**6
 #: Range of the per-user sigma of the central Gaussian mechanism, and of a noise multiplier.
 SIGMA_MIN, SIGMA_MAX = 1e-8, 1e8
 MAX_NOISE_MULTIPLIER = 1e12
 #: Largest loss law of one composed round, in grid cells: one FFT of this length (2^23 float64
 #: cells, 64 MiB per array; the same number as ``radix2_fft.MAX_FFT``).
-MAX_LOSS_CELLS = 2 ** 23
+MAX_LOSS_CELLS = 2**23
 #: Smallest loss grid: the losses of an eps0-LDP round lie in [-eps0, eps0] with eps0 <= MAX_EPS0,
 #: i.e. 2 MAX_EPS0 / grid cells, which must fit MAX_LOSS_CELLS: 2^ceil(log2(200 / 2^23)) = 2^-15.
 MIN_GRID = 2.0 ** math.ceil(math.log2(2 * MAX_EPS0 / MAX_LOSS_CELLS))
@@ -181,15 +190,20 @@ class Domain:
                 raise InvalidParameter(name, value, self.allowed)
             return value
         if self.integer:
-            return check_int(name, value, int(self.lo), int(min(self.hi, 10 ** 18)))
+            return check_int(name, value, int(self.lo), int(min(self.hi, 10**18)))
         if self.exact:
             from shufflekit.mechanisms.parameters import as_param
 
-            as_param(value, name, low=_finite(self.lo), high=_finite(self.hi),
-                     low_open=self.lo_open, high_open=self.hi_open)
+            as_param(
+                value,
+                name,
+                low=_finite(self.lo),
+                high=_finite(self.hi),
+                low_open=self.lo_open,
+                high_open=self.hi_open,
+            )
             return value
-        return check_real(name, value, self.lo, self.hi, lo_open=self.lo_open,
-                          hi_open=self.hi_open)
+        return check_real(name, value, self.lo, self.hi, lo_open=self.lo_open, hi_open=self.hi_open)
 
 
 def _finite(x: float) -> float | None:
@@ -237,8 +251,12 @@ def check_exclusive(given: Mapping[str, Any], where: str = "") -> None:
     for group in EXCLUSIVE:
         both = [g for g in group if given.get(g) is not None]
         if len(both) > 1:
-            raise InvalidParameter(f"{where}{both[0]}/{both[1]}", tuple(given[g] for g in both),
-                                   f"one of {' or '.join(group)}", "they exclude each other")
+            raise InvalidParameter(
+                f"{where}{both[0]}/{both[1]}",
+                tuple(given[g] for g in both),
+                f"one of {' or '.join(group)}",
+                "they exclude each other",
+            )
 
 
 def central_gaussian_sigma(sigma: Any, noise_multiplier: Any, n: int) -> float:
@@ -248,13 +266,15 @@ def central_gaussian_sigma(sigma: Any, noise_multiplier: Any, n: int) -> float:
     :math:`N(0, \sigma^2/n) = N(0, (z/n)^2)`."""
     check_exclusive({"sigma": sigma, "noise_multiplier": noise_multiplier})
     if sigma is None and noise_multiplier is None:
-        raise InvalidParameter("sigma", None, DOMAINS["sigma"].allowed + ": give sigma "
-                               "(per-user) or noise_multiplier")
+        raise InvalidParameter(
+            "sigma", None, DOMAINS["sigma"].allowed + ": give sigma (per-user) or noise_multiplier"
+        )
     if sigma is not None:
         return check("sigma", sigma)
     z = check("noise_multiplier", noise_multiplier)
-    return check_real("sigma = noise-multiplier/sqrt(n)", z / math.sqrt(check("n", n)),
-                      SIGMA_MIN, SIGMA_MAX)
+    return check_real(
+        "sigma = noise-multiplier/sqrt(n)", z / math.sqrt(check("n", n)), SIGMA_MIN, SIGMA_MAX
+    )
 
 
 def mechanism_parameters(mechanism: Any) -> list[tuple[str, Any]]:
@@ -267,7 +287,7 @@ def mechanism_parameters(mechanism: Any) -> list[tuple[str, Any]]:
         params = getattr(mechanism, "params", None)
         params = params() if callable(params) else params
     params = dict(params) if isinstance(params, Mapping) else {}
-    if "eps0" in params:            # randomized response's keep probability p follows from eps0
+    if "eps0" in params:  # randomized response's keep probability p follows from eps0
         params.pop("p", None)
     for key, value in params.items():
         if key in MECHANISM_PARAMETERS and not getattr(value, "free_symbols", None):
@@ -275,8 +295,8 @@ def mechanism_parameters(mechanism: Any) -> list[tuple[str, Any]]:
     parts = getattr(mechanism, "components", None) or ()
     for part in parts:
         out += mechanism_parameters(part)
-    if parts and callable(getattr(mechanism, "eps0", None)):    # a joint composition's eps0
-        out.append(("eps0", mechanism.eps0()))                  # is the sum of its parts'
+    if parts and callable(getattr(mechanism, "eps0", None)):  # a joint composition's eps0
+        out.append(("eps0", mechanism.eps0()))  # is the sum of its parts'
     return out
 
 
@@ -301,6 +321,7 @@ def check_matrix_eps0(mechanism: Any) -> None:
     import sympy as sp
 
     from shufflekit.mechanisms.finite import FiniteMechanism
+
     if not isinstance(mechanism, FiniteMechanism) or mechanism.is_symbolic:
         return
     eps0 = mechanism.eps0()
@@ -308,8 +329,12 @@ def check_matrix_eps0(mechanism: Any) -> None:
         return
     value = float(eps0)
     if value > MAX_EPS0:
-        raise InvalidParameter("eps0 (of the matrix)", value, DOMAINS["eps0"].allowed,
-                               "the largest log-ratio of two entries of one output column")
+        raise InvalidParameter(
+            "eps0 (of the matrix)",
+            value,
+            DOMAINS["eps0"].allowed,
+            "the largest log-ratio of two entries of one output column",
+        )
 
 
 def _number(value: Any) -> Any:

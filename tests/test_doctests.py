@@ -4,6 +4,7 @@ The facade is ``import shufflekit`` and the names it documents (``shufflekit.EXP
 module's own docstring and the docstring of each exported function and class (not their
 members, not the rest of the package).  Each example is meant to take well under a few seconds.
 """
+
 import doctest
 import inspect
 
@@ -32,7 +33,7 @@ TESTS = facade_tests()
 def test_required_names_have_examples():
     named = {t.name.removeprefix("shufflekit.") for t in TESTS}
     assert set(REQUIRED) <= named
-    assert "shufflekit" in named            # the module docstring itself
+    assert "shufflekit" in named  # the module docstring itself
 
 
 @pytest.mark.parametrize("test", TESTS, ids=[t.name for t in TESTS])

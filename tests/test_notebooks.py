@@ -1,4 +1,5 @@
 """The notebooks run top to bottom in quick mode, and each .ipynb is paired with its .py source."""
+
 import pathlib
 
 import pytest
@@ -26,10 +27,16 @@ def test_notebook_runs_in_quick_mode(source, monkeypatch, tmp_path):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("SHUFFLEKIT_FIGURES", str(tmp_path))  # keep the shipped figures intact
     nb = jupytext.read(source)
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
     client.execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
     assert list(tmp_path.glob("*.pdf")) and list(tmp_path.glob("*.png")), "no figure saved"

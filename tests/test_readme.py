@@ -7,6 +7,7 @@ exactly, each decimal number to the digits the README prints (within one unit of
 digit, so a last-digit rounding of another platform passes and any real change fails).  A block whose first line is a comment
 ``# FILE — run with: shufflekit ...`` is also written to FILE and run that way.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,7 +25,7 @@ README = ROOT / "README.md"
 FENCE = re.compile(r"^```(\w*)\s*$")
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 RUN_WITH = re.compile(r"^#\s*(\S+\.py)\s*\S*\s*run with:\s*(.+?)\s*$")
-TIMEOUT = 600          # a safety net for a loaded machine; the examples take seconds
+TIMEOUT = 600  # a safety net for a loaded machine; the examples take seconds
 
 
 def blocks(text: str) -> list[tuple[str, str, int]]:
@@ -51,7 +52,7 @@ def examples() -> list[tuple[str, str | None, int]]:
     for i, (lang, body, start) in enumerate(found):
         if lang != "python":
             continue
-        end = start + body.count("\n")          # line number of the closing fence
+        end = start + body.count("\n")  # line number of the closing fence
         after = lines[end] if end < len(lines) else ""
         shown = None
         if after.strip() == "prints" and i + 1 < len(found) and found[i + 1][0] == "":
@@ -63,11 +64,12 @@ def examples() -> list[tuple[str, str | None, int]]:
 def same_line(actual: str, shown: str) -> bool:
     """Text and integers equal; each decimal within one unit of the shown one's last digit."""
     a_nums, s_nums = NUMBER.findall(actual), NUMBER.findall(shown)
-    if NUMBER.sub("#", actual).rstrip() != NUMBER.sub("#", shown).rstrip() or \
-            len(a_nums) != len(s_nums):
+    if NUMBER.sub("#", actual).rstrip() != NUMBER.sub("#", shown).rstrip() or len(a_nums) != len(
+        s_nums
+    ):
         return False
     for a, s in zip(a_nums, s_nums):
-        if re.fullmatch(r"[-+]?\d+", s):         # an integer (in exact text too): exactly
+        if re.fullmatch(r"[-+]?\d+", s):  # an integer (in exact text too): exactly
             if a != s:
                 return False
             continue
@@ -79,8 +81,7 @@ def same_line(actual: str, shown: str) -> bool:
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=TIMEOUT)
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
 
 
 EXAMPLES = examples()
@@ -111,7 +112,7 @@ def test_readme_example(body, shown, line, tmp_path):
             assert same_line(g, w), f"README line {line}:\n  printed: {g}\n  README:  {w}"
     first = body.splitlines()[0]
     m = RUN_WITH.match(first)
-    if m:                                   # the way the block itself says to run it
+    if m:  # the way the block itself says to run it
         (tmp_path / m.group(1)).write_text(body, encoding="utf-8")
         args = shlex.split(m.group(2))
         assert args[0] == "shufflekit"

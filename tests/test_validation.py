@@ -1,5 +1,6 @@
 """The documented ranges of :mod:`shufflekit.validation` applied to mechanisms given as a
 matrix: their local eps0 obeys the same ``(0, 100]`` as a named mechanism's parameter."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,7 +21,9 @@ def binary(bits: int) -> FiniteMechanism:
 @pytest.mark.parametrize("bits", [145, 200, 400])
 def test_a_matrix_beyond_the_documented_eps0_is_refused(bits):
     # 144 log 2 = 99.8 is the last power of two inside (0, 100]; 145 log 2 = 100.5 is outside
-    with pytest.raises(InvalidParameter, match=r"eps0 \(of the matrix\)=.*allowed range \(0, 100\]"):
+    with pytest.raises(
+        InvalidParameter, match=r"eps0 \(of the matrix\)=.*allowed range \(0, 100\]"
+    ):
         sk.accountant(binary(bits), 10)
 
 

@@ -1,4 +1,5 @@
 """Run the command line as ``python -m shufflekit.cli``."""
+
 import sys
 
 from shufflekit.cli import main

@@ -4,13 +4,18 @@ Numeric parameters are printed as numbers (``params``: an integer where the para
 else the nearest float; the GPARV law's ``epsilon`` likewise); their exact values, as sympy
 text, are in ``params_exact`` and ``epsilon_exact``.
 """
+
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from shufflekit.cli.arguments import (add_mechanism_arguments, build_mechanism, epsilon_type,
-                                      unused_mechanism_options)
+from shufflekit.cli.arguments import (
+    add_mechanism_arguments,
+    build_mechanism,
+    epsilon_type,
+    unused_mechanism_options,
+)
 from shufflekit.cli.output import add_output_arguments, emit
 
 NAME = "mechanism"
@@ -19,8 +24,12 @@ HELP = "blanket, GPARV law, shuffle indices and eps0 of a mechanism"
 
 def add_arguments(m: argparse.ArgumentParser) -> None:
     add_mechanism_arguments(m)
-    m.add_argument("--epsilon", type=epsilon_type, default=0.0,
-                   help="epsilon >= 0 (nats) at which the GPARV law is formed (default: 0)")
+    m.add_argument(
+        "--epsilon",
+        type=epsilon_type,
+        default=0.0,
+        help="epsilon >= 0 (nats) at which the GPARV law is formed (default: 0)",
+    )
     add_output_arguments(m)
 
 

@@ -8,6 +8,7 @@
 ``-o FILE`` writes any of them to a file; a path that cannot be written is reported as bad input
 (:class:`~shufflekit.errors.InvalidParameter`), never as a traceback.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,25 +19,44 @@ import io
 import json
 import math
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from shufflekit.errors import InvalidParameter
 
 
-def add_output_arguments(p: argparse.ArgumentParser, formats: Sequence[str] = ("table", "json"),
-                         default: str | None = None, *, by_extension: bool = False) -> None:
+def add_output_arguments(
+    p: argparse.ArgumentParser,
+    formats: Sequence[str] = ("table", "json"),
+    default: str | None = None,
+    *,
+    by_extension: bool = False,
+) -> None:
     """``--format`` (choices ``formats``) and ``-o/--output FILE``; with ``by_extension`` the
     format defaults to ``None`` (the command picks it from FILE's extension, else the first)."""
     if by_extension:
-        p.add_argument("--format", default=None, choices=list(formats),
-                       help=f"output format (default: from the extension of FILE, "
-                            f"{formats[0]} on standard output)")
+        p.add_argument(
+            "--format",
+            default=None,
+            choices=list(formats),
+            help=f"output format (default: from the extension of FILE, "
+            f"{formats[0]} on standard output)",
+        )
     else:
         default = default or formats[0]
-        p.add_argument("--format", default=default, choices=list(formats),
-                       help=f"output format (default: {default})")
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
-                   help="write the output to FILE instead of standard output")
+        p.add_argument(
+            "--format",
+            default=default,
+            choices=list(formats),
+            help=f"output format (default: {default})",
+        )
+    p.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        metavar="FILE",
+        help="write the output to FILE instead of standard output",
+    )
 
 
 def plain(value: Any) -> Any:
@@ -53,8 +73,9 @@ def plain(value: Any) -> Any:
         return value
     if isinstance(value, float):
         return value
-    try:                                   # numpy / mpmath / sympy numbers
+    try:  # numpy / mpmath / sympy numbers
         import numbers
+
         if isinstance(value, numbers.Integral):
             return int(value)
         f = float(value)
@@ -73,8 +94,11 @@ def finite_json(value: Any) -> Any:
             if isinstance(v, float) and not math.isfinite(v):
                 out[k] = None
                 if f"{k}_note" not in value:
-                    out[f"{k}_note"] = "not a number" if math.isnan(v) else (
-                        "infinite" if v > 0 else "minus infinity")
+                    out[f"{k}_note"] = (
+                        "not a number"
+                        if math.isnan(v)
+                        else ("infinite" if v > 0 else "minus infinity")
+                    )
             else:
                 out[k] = finite_json(v)
         return out
@@ -94,8 +118,9 @@ def cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, (list, tuple)):
-        return ", ".join("(" + cell(v) + ")" if isinstance(v, (list, tuple)) else cell(v)
-                         for v in value)
+        return ", ".join(
+            "(" + cell(v) + ")" if isinstance(v, (list, tuple)) else cell(v) for v in value
+        )
     if isinstance(value, dict):
         return "; ".join(f"{k}={cell(v)}" for k, v in value.items())
     return str(value)
@@ -108,21 +133,30 @@ def columns(records: Sequence[dict], keys: Sequence[str] | None = None) -> str:
     keys = list(keys or dict.fromkeys(k for r in records for k in r))
     grid = [[cell(r.get(k)) for k in keys] for r in records]
     widths = [max(len(k), *(len(row[i]) for row in grid)) for i, k in enumerate(keys)]
-    numeric = [all(isinstance(r.get(k), (int, float)) or r.get(k) is None for r in records)
-               for k in keys]
+    numeric = [
+        all(isinstance(r.get(k), (int, float)) or r.get(k) is None for r in records) for k in keys
+    ]
 
     def line(cells):
-        return "  ".join(c.rjust(w) if num else c.ljust(w)
-                         for c, w, num in zip(cells, widths, numeric)).rstrip()
+        return "  ".join(
+            c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, numeric)
+        ).rstrip()
 
     return "\n".join([line(keys), line(["-" * w for w in widths]), *map(line, grid)])
 
 
 def is_records(value: Any) -> bool:
-    return (isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
-            and all(not isinstance(x, (dict, list)) or (isinstance(x, list) and
-                    all(not isinstance(y, (dict, list)) for y in x))
-                    for v in value for x in v.values()))
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, dict) for v in value)
+        and all(
+            not isinstance(x, (dict, list))
+            or (isinstance(x, list) and all(not isinstance(y, (dict, list)) for y in x))
+            for v in value
+            for x in v.values()
+        )
+    )
 
 
 def table(payload: Any, indent: str = "") -> str:
@@ -132,9 +166,12 @@ def table(payload: Any, indent: str = "") -> str:
         return "\n".join(indent + ln for ln in columns(payload).split("\n"))
     if not isinstance(payload, dict):
         return indent + cell(payload)
-    scalars = {k: v for k, v in payload.items()
-               if not isinstance(v, (dict, list)) or (isinstance(v, list) and
-                                                      not any(isinstance(x, (dict, list)) for x in v))}
+    scalars = {
+        k: v
+        for k, v in payload.items()
+        if not isinstance(v, (dict, list))
+        or (isinstance(v, list) and not any(isinstance(x, (dict, list)) for x in v))
+    }
     width = max((len(k) for k in scalars), default=0)
     lines = []
     for k, v in payload.items():
@@ -157,8 +194,18 @@ def to_csv(records: Sequence[dict]) -> str:
     w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
     w.writeheader()
     for r in records:
-        w.writerow({k: ("" if r.get(k) is None else cell(r.get(k)) if isinstance(r.get(k), (dict, list))
-                        else r.get(k)) for k in keys})
+        w.writerow(
+            {
+                k: (
+                    ""
+                    if r.get(k) is None
+                    else cell(r.get(k))
+                    if isinstance(r.get(k), (dict, list))
+                    else r.get(k)
+                )
+                for k in keys
+            }
+        )
     return buf.getvalue().rstrip("\n")
 
 
@@ -185,7 +232,8 @@ def curve_head(mechanism: Any, n: Any, **more: Any) -> dict:
     head = {"mechanism": mechanism.get("name")}
     for k, v in params.items():
         head[k if k not in ("mechanism", "n", *more) else f"param_{k}"] = (
-            v if isinstance(v, (int, float)) and not isinstance(v, bool) else as_number(v))
+            v if isinstance(v, (int, float)) and not isinstance(v, bool) else as_number(v)
+        )
     return {**head, "n": n, **more}
 
 
@@ -209,7 +257,9 @@ def check_output(output: str | None, name: str = "output") -> None:
     parent = os.path.dirname(os.path.abspath(output))
     if not os.path.isdir(parent):
         raise InvalidParameter(name, output, allowed, f"no directory {parent}")
-    if not os.access(parent, os.W_OK) or (os.path.exists(output) and not os.access(output, os.W_OK)):
+    if not os.access(parent, os.W_OK) or (
+        os.path.exists(output) and not os.access(output, os.W_OK)
+    ):
         raise InvalidParameter(name, output, allowed, "permission denied")
 
 
@@ -222,13 +272,20 @@ def write(text: str, output: str | None) -> None:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text if text.endswith("\n") else text + "\n")
     except OSError as exc:
-        raise InvalidParameter("output", output, "a writable file path",
-                               exc.strerror or type(exc).__name__) from None
+        raise InvalidParameter(
+            "output", output, "a writable file path", exc.strerror or type(exc).__name__
+        ) from None
     print(f"wrote {output}", file=sys.stderr)
 
 
-def emit(payload: Any, fmt: str, table_text: str | None = None, *, output: str | None = None,
-         records: Sequence[dict] | None = None) -> None:
+def emit(
+    payload: Any,
+    fmt: str,
+    table_text: str | None = None,
+    *,
+    output: str | None = None,
+    records: Sequence[dict] | None = None,
+) -> None:
     """Render ``payload`` as ``fmt`` (``table``, ``json``, ``csv`` of ``records``) and write it."""
     if fmt == "json":
         text = to_json(payload)

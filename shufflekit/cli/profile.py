@@ -5,15 +5,24 @@ A thin handler: the accountant comes from the method registry
 ``get_epsilon`` (through ``profile``); this module only parses and formats.  The output records
 the method, the kind of bound, the adjacency, and a note for every option that does not apply.
 """
+
 from __future__ import annotations
 
 import argparse
 import math
 
-from shufflekit.cli.arguments import (MECHANISM_OPTIONS, add_mechanism_arguments,
-                                      add_sigma_arguments, build_mechanism,
-                                      central_gaussian_sigma, delta_type, epsilon_type, n_type,
-                                      real, unused_mechanism_options)
+from shufflekit.cli.arguments import (
+    MECHANISM_OPTIONS,
+    add_mechanism_arguments,
+    add_sigma_arguments,
+    build_mechanism,
+    central_gaussian_sigma,
+    delta_type,
+    epsilon_type,
+    n_type,
+    real,
+    unused_mechanism_options,
+)
 from shufflekit.cli.output import add_output_arguments, columns, curve_head, emit, labelled, table
 from shufflekit.errors import InvalidParameter
 
@@ -25,26 +34,46 @@ POINT_COLUMNS = ("epsilon", "delta", "bound", "lo", "hi", "seconds", "note")
 
 def add_arguments(pr: argparse.ArgumentParser) -> None:
     add_mechanism_arguments(pr, extra_names=("central-gaussian",))
-    pr.add_argument("--n", type=n_type, required=True,
-                    help="number of users, integer in [1, 1e9] (required)")
-    pr.add_argument("--method", default=None,
-                    help="accounting method (see `shufflekit list methods`); default: the "
-                         "registry's default for the mechanism; central-gaussian: exact or gdp")
-    pr.add_argument("--epsilon", type=epsilon_type, nargs="+", default=None,
-                    help="epsilon values >= 0 (nats): print delta(epsilon) at each")
-    pr.add_argument("--delta", type=delta_type, nargs="+", default=None,
-                    help="delta values in [1e-300, 1): print epsilon(delta) at each")
-    pr.add_argument("--grid", type=real("grid", 0, math.inf, lo_open=True), default=None,
-                    help="lattice step l of the FFT methods, > 0 (default: chosen per epsilon so "
-                         "that a heavy GPARV atom lies on the lattice and the rounding loss is "
-                         "about 5%%)")
+    pr.add_argument(
+        "--n", type=n_type, required=True, help="number of users, integer in [1, 1e9] (required)"
+    )
+    pr.add_argument(
+        "--method",
+        default=None,
+        help="accounting method (see `shufflekit list methods`); default: the "
+        "registry's default for the mechanism; central-gaussian: exact or gdp",
+    )
+    pr.add_argument(
+        "--epsilon",
+        type=epsilon_type,
+        nargs="+",
+        default=None,
+        help="epsilon values >= 0 (nats): print delta(epsilon) at each",
+    )
+    pr.add_argument(
+        "--delta",
+        type=delta_type,
+        nargs="+",
+        default=None,
+        help="delta values in [1e-300, 1): print epsilon(delta) at each",
+    )
+    pr.add_argument(
+        "--grid",
+        type=real("grid", 0, math.inf, lo_open=True),
+        default=None,
+        help="lattice step l of the FFT methods, > 0 (default: chosen per epsilon so "
+        "that a heavy GPARV atom lies on the lattice and the rounding loss is "
+        "about 5%%)",
+    )
     add_sigma_arguments(pr)
     add_output_arguments(pr, ("table", "json", "csv"))
 
 
 def run(args: argparse.Namespace) -> int:
     if args.epsilon is None and args.delta is None:
-        raise InvalidParameter("epsilon/delta", None, "at least one of --epsilon E... or --delta D...")
+        raise InvalidParameter(
+            "epsilon/delta", None, "at least one of --epsilon E... or --delta D..."
+        )
     if args.name == "central-gaussian":
         payload = central_gaussian(args)
     else:
@@ -56,9 +85,16 @@ def run(args: argparse.Namespace) -> int:
         text += ["notes:", *("  " + n for n in payload["notes"])]
     rows = [{k: p.get(k) for k in POINT_COLUMNS if k in p} for p in payload.get("points", [])]
     text += ["", columns(rows)]
-    emit(payload, args.format, "\n".join(text), output=args.output,
-         records=labelled(payload.get("points", []), curve_head(payload.get("mechanism"),
-                                                                payload.get("n", args.n))))
+    emit(
+        payload,
+        args.format,
+        "\n".join(text),
+        output=args.output,
+        records=labelled(
+            payload.get("points", []),
+            curve_head(payload.get("mechanism"), payload.get("n", args.n)),
+        ),
+    )
     return 0
 
 
@@ -76,12 +112,18 @@ def registry_profile(args: argparse.Namespace) -> dict:
         if args.method is not None and "fft" in args.method:
             options["l"] = args.grid
         else:
-            notes.append(f"--grid applies to the FFT methods only, not to "
-                         f"{args.method or 'the default method'}; ignored")
+            notes.append(
+                f"--grid applies to the FFT methods only, not to "
+                f"{args.method or 'the default method'}; ignored"
+            )
     if args.method is None and not methods(mech):
         reasons = "; ".join(f"{m.name}: {m.check(mech)}" for m in methods())
-        raise InvalidParameter("mechanism", args.name, "a mechanism some registered method "
-                               "supports (see `shufflekit list methods`)", reasons or None)
+        raise InvalidParameter(
+            "mechanism",
+            args.name,
+            "a mechanism some registered method supports (see `shufflekit list methods`)",
+            reasons or None,
+        )
     acc = accountant(mech, args.n, method=args.method, adjacency=args.adjacency, **options)
     payload = acc.profile(epsilons=args.epsilon, deltas=args.delta).as_dict()
     if notes:
@@ -93,8 +135,11 @@ def central_gaussian(args: argparse.Namespace) -> dict:
     """Exact profile of the central Gaussian mean estimator GM(sigma) (Takagi-Liew 2026, Sec. 5)."""
     from shufflekit.numeric.methods import gaussian
 
-    notes = [f"--{opt} does not apply to central-gaussian; ignored" for opt in MECHANISM_OPTIONS
-             if getattr(args, opt, None) is not None]
+    notes = [
+        f"--{opt} does not apply to central-gaussian; ignored"
+        for opt in MECHANISM_OPTIONS
+        if getattr(args, opt, None) is not None
+    ]
     if args.adjacency is not None:
         notes.append("--adjacency does not apply: GM(sigma) has one sensitivity (1/n)")
     if args.grid is not None:
@@ -105,8 +150,11 @@ def central_gaussian(args: argparse.Namespace) -> dict:
         raise InvalidParameter("method", method, "one of exact, gdp (for central-gaussian)")
     prof = gaussian.central_gaussian_profile(sigma, args.n, args.epsilon, args.delta, method=method)
     payload = prof.as_dict()
-    payload["mechanism"] = {**(payload.get("mechanism") or {}), "sigma_per_user": sigma,
-                            "noise_multiplier": sigma * math.sqrt(args.n)}
+    payload["mechanism"] = {
+        **(payload.get("mechanism") or {}),
+        "sigma_per_user": sigma,
+        "noise_multiplier": sigma * math.sqrt(args.n),
+    }
     if notes:
         payload["notes"] = notes
     return payload

@@ -4,13 +4,14 @@ Commands that loop over points show a tqdm bar of their own; :func:`busy` covers
 ``after`` seconds it shows an elapsed-time indicator on standard error (only when standard error
 is a terminal, so pipes and logs stay clean) until the computation ends.
 """
+
 from __future__ import annotations
 
 import contextlib
 import sys
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 
 @contextlib.contextmanager
@@ -26,8 +27,13 @@ def busy(label: str, *, after: float = 2.0, enabled: bool = True) -> Iterator[No
             return
         from tqdm import tqdm
 
-        with tqdm(desc=label, unit="s", file=sys.stderr, leave=False,
-                  bar_format="{desc}: {elapsed} elapsed") as bar:
+        with tqdm(
+            desc=label,
+            unit="s",
+            file=sys.stderr,
+            leave=False,
+            bar_format="{desc}: {elapsed} elapsed",
+        ) as bar:
             t0 = time.monotonic()
             while not stop.wait(0.5):
                 bar.n = int(time.monotonic() - t0)

@@ -1,4 +1,5 @@
 """The ``series`` command: print a derived asymptotic expansion as text, LaTeX or JSON."""
+
 from __future__ import annotations
 
 import argparse
@@ -11,10 +12,15 @@ HELP = "print a derived asymptotic expansion"
 
 
 def add_arguments(se: argparse.ArgumentParser) -> None:
-    se.add_argument("id", help="series id, e.g. gaussian-local.sigma2-in-chi "
-                               "(see `shufflekit list series`)")
-    se.add_argument("--order", type=integer("order", 1, 40), default=None,
-                    help="number of terms, integer in [1, 40] (default: the series' own)")
+    se.add_argument(
+        "id", help="series id, e.g. gaussian-local.sigma2-in-chi (see `shufflekit list series`)"
+    )
+    se.add_argument(
+        "--order",
+        type=integer("order", 1, 40),
+        default=None,
+        help="number of terms, integer in [1, 40] (default: the series' own)",
+    )
     add_output_arguments(se, ("text", "json", "latex"))
 
 
@@ -27,6 +33,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "latex":
         write(f"{der.lhs} = {der.result.latex()}", args.output)
     else:
-        write(f"{payload['id']}: {payload['lhs_text']} as {payload['expansion_in']}\n"
-              f"  = {der.result.text()}", args.output)
+        write(
+            f"{payload['id']}: {payload['lhs_text']} as {payload['expansion_in']}\n"
+            f"  = {der.result.text()}",
+            args.output,
+        )
     return 0

@@ -4,6 +4,7 @@
 (its parameters and a one-line summary) and :data:`NAMES` lists them.  Every mechanism
 satisfies the :class:`~shufflekit.mechanisms.protocol.Mechanism` contract.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,27 +33,74 @@ class MechanismSpec:
     source: str
 
 
-MECHANISMS: dict[str, MechanismSpec] = {s.name: s for s in (
-    MechanismSpec("rr", (), ("eps0", "p"), "binary randomized response (give eps0 or p)",
-                  "Takagi-Liew 2026, Sec. 3.3"),
-    MechanismSpec("krr", ("k", "eps0"), (), "k-ary randomized response", "Su-Cheng-Wang 2026, Table 1"),
-    MechanismSpec("blh", ("k", "eps0"), ("hash_family",), "binary local hashing",
-                  "Su-Cheng-Wang 2026, Table 1"),
-    MechanismSpec("rappor", ("k", "eps0"), (), "RAPPOR (symmetric unary encoding)",
-                  "Su-Cheng-Wang 2026, Table 1"),
-    MechanismSpec("oue", ("k", "eps0"), (), "optimized unary encoding", "Su-Cheng-Wang 2026, Table 1"),
-    MechanismSpec("hr", ("k", "eps0"), (), "Hadamard response", "Su-Cheng-Wang 2026, Table 1"),
-    MechanismSpec("joint-krr", ("k", "eps0", "m"), (),
-                  "joint composition of m copies of k-RR, each eps0/m-LDP", "Su-Cheng-Wang 2026, Sec. 7"),
-    MechanismSpec("privunit", ("p", "theta", "d"), (), "PrivUnit on the unit sphere",
-                  "Takagi-Liew 2026, Prop. 3.5"),
-    MechanismSpec("gaussian-local", ("sigma0",), ("d",), "Gaussian local randomizer (no blanket)",
-                  "Takagi-Liew 2026, Sec. 4"),
-    MechanismSpec("bmg", ("gamma", "sigma0"), ("d",), "blanket-mixed Gaussian",
-                  "Takagi-Liew 2026, Algorithm 1"),
-    MechanismSpec("finite", ("matrix",), (), "any finite randomizer given by its matrix",
-                  "Su-Cheng-Wang 2026, Sec. 3"),
-)}
+MECHANISMS: dict[str, MechanismSpec] = {
+    s.name: s
+    for s in (
+        MechanismSpec(
+            "rr",
+            (),
+            ("eps0", "p"),
+            "binary randomized response (give eps0 or p)",
+            "Takagi-Liew 2026, Sec. 3.3",
+        ),
+        MechanismSpec(
+            "krr", ("k", "eps0"), (), "k-ary randomized response", "Su-Cheng-Wang 2026, Table 1"
+        ),
+        MechanismSpec(
+            "blh",
+            ("k", "eps0"),
+            ("hash_family",),
+            "binary local hashing",
+            "Su-Cheng-Wang 2026, Table 1",
+        ),
+        MechanismSpec(
+            "rappor",
+            ("k", "eps0"),
+            (),
+            "RAPPOR (symmetric unary encoding)",
+            "Su-Cheng-Wang 2026, Table 1",
+        ),
+        MechanismSpec(
+            "oue", ("k", "eps0"), (), "optimized unary encoding", "Su-Cheng-Wang 2026, Table 1"
+        ),
+        MechanismSpec("hr", ("k", "eps0"), (), "Hadamard response", "Su-Cheng-Wang 2026, Table 1"),
+        MechanismSpec(
+            "joint-krr",
+            ("k", "eps0", "m"),
+            (),
+            "joint composition of m copies of k-RR, each eps0/m-LDP",
+            "Su-Cheng-Wang 2026, Sec. 7",
+        ),
+        MechanismSpec(
+            "privunit",
+            ("p", "theta", "d"),
+            (),
+            "PrivUnit on the unit sphere",
+            "Takagi-Liew 2026, Prop. 3.5",
+        ),
+        MechanismSpec(
+            "gaussian-local",
+            ("sigma0",),
+            ("d",),
+            "Gaussian local randomizer (no blanket)",
+            "Takagi-Liew 2026, Sec. 4",
+        ),
+        MechanismSpec(
+            "bmg",
+            ("gamma", "sigma0"),
+            ("d",),
+            "blanket-mixed Gaussian",
+            "Takagi-Liew 2026, Algorithm 1",
+        ),
+        MechanismSpec(
+            "finite",
+            ("matrix",),
+            (),
+            "any finite randomizer given by its matrix",
+            "Su-Cheng-Wang 2026, Sec. 3",
+        ),
+    )
+}
 
 NAMES = tuple(MECHANISMS)
 
@@ -85,13 +133,18 @@ def make(name: str, **params: Any) -> Mechanism:
     p = {k: v for k, v in params.items() if v is not None}
     missing = [k for k in spec.required if k not in p]
     if missing:
-        raise InvalidParameter(missing[0], None, f"a value (mechanism {name} requires "
-                               f"{', '.join(spec.required)})")
+        raise InvalidParameter(
+            missing[0], None, f"a value (mechanism {name} requires {', '.join(spec.required)})"
+        )
 
     if name == "rr":
         if ("eps0" in p) == ("p" in p):
-            raise InvalidParameter("eps0", p.get("eps0"), "exactly one of eps0 in (0, inf) or "
-                                   "p in [1/2, 1)", f"p={p.get('p')!r}")
+            raise InvalidParameter(
+                "eps0",
+                p.get("eps0"),
+                "exactly one of eps0 in (0, inf) or p in [1/2, 1)",
+                f"p={p.get('p')!r}",
+            )
         return randomized_response(p.get("eps0"), p=p.get("p"))
     if name == "krr":
         k = p["k"]
@@ -120,7 +173,27 @@ def make(name: str, **params: Any) -> Mechanism:
     return FiniteMechanism.from_matrix(p["matrix"], name="finite")
 
 
-__all__ = ["ADJACENCIES", "Adjacency", "BOT", "BlanketMixedGaussian", "ContinuousLaw",
-           "DiscreteLaw", "FiniteMechanism", "GaussianLocal", "JointComposition", "MECHANISMS",
-           "Mechanism", "MechanismSpec", "NAMES", "PrivUnit", "blh", "hadamard_response", "joint",
-           "k_randomized_response", "make", "oue", "rappor", "randomized_response"]
+__all__ = [
+    "ADJACENCIES",
+    "Adjacency",
+    "BOT",
+    "BlanketMixedGaussian",
+    "ContinuousLaw",
+    "DiscreteLaw",
+    "FiniteMechanism",
+    "GaussianLocal",
+    "JointComposition",
+    "MECHANISMS",
+    "Mechanism",
+    "MechanismSpec",
+    "NAMES",
+    "PrivUnit",
+    "blh",
+    "hadamard_response",
+    "joint",
+    "k_randomized_response",
+    "make",
+    "oue",
+    "rappor",
+    "randomized_response",
+]

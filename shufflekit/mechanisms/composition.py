@@ -10,20 +10,22 @@ so the blanket is the product of the component blankets and
 :math:`\beta_i = R_{i,x'_i}(y_i)/c_i(y_i)`; it is built from the component laws of
 :math:`(\alpha_i, \beta_i)` without enumerating the product alphabet.
 """
+
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import sympy as sp
 
 from shufflekit.mechanisms.finite import BOT, Blanket, FiniteMechanism, check_adjacency
-from shufflekit.mechanisms.parameters import check_law_epsilon
-from shufflekit.mechanisms.protocol import Describable, ParamMap
 from shufflekit.mechanisms.law import DiscreteLaw
 from shufflekit.mechanisms.ordering import is_zero, sign
+from shufflekit.mechanisms.parameters import check_law_epsilon
+from shufflekit.mechanisms.protocol import Describable, ParamMap
 
 
 def _ratio_law(mech: FiniteMechanism, a, b) -> list[tuple[Any, Any, Any]]:
@@ -65,8 +67,10 @@ class JointComposition(Describable):
 
     @property
     def params(self) -> ParamMap:
-        parts = [c.name + "(" + ", ".join(f"{k}={v}" for k, v in c.params.items()) + ")"
-                 for c in self.components]
+        parts = [
+            c.name + "(" + ", ".join(f"{k}={v}" for k, v in c.params.items()) + ")"
+            for c in self.components
+        ]
         return ParamMap(components=" x ".join(parts))
 
     def blanket(self) -> Blanket:
@@ -137,8 +141,20 @@ class JointComposition(Describable):
 
         per = []
         for i, c in enumerate(self.components):
-            per.append([((x, z), (self._moments(i, x, x, z), self._moments(i, x, BOT, z),
-                                  self._moments(i, BOT, BOT, z))) for x in c.inputs for z in c.inputs])
+            per.append(
+                [
+                    (
+                        (x, z),
+                        (
+                            self._moments(i, x, x, z),
+                            self._moments(i, x, BOT, z),
+                            self._moments(i, BOT, BOT, z),
+                        ),
+                    )
+                    for x in c.inputs
+                    for z in c.inputs
+                ]
+            )
 
         def var(choice, exact):
             A = sp.Mul(*[m[0] for _, m in choice])
@@ -154,11 +170,21 @@ class JointComposition(Describable):
         """Enumerate the product alphabet (small cases only; used to cross-check)."""
         ins = list(itertools.product(*[c.inputs for c in self.components]))
         outs = list(itertools.product(*[range(len(c.outputs)) for c in self.components]))
-        rows = [[sp.Mul(*[c.probs[c.inputs.index(x[i])][y[i]] for i, c in enumerate(self.components)])
-                 for y in outs] for x in ins]
-        mult = [sp.Mul(*[c.multiplicity[y[i]] for i, c in enumerate(self.components)]) for y in outs]
-        return FiniteMechanism.from_matrix(rows, inputs=ins, outputs=outs, multiplicity=mult,
-                                           name=self.name)
+        rows = [
+            [
+                sp.Mul(
+                    *[c.probs[c.inputs.index(x[i])][y[i]] for i, c in enumerate(self.components)]
+                )
+                for y in outs
+            ]
+            for x in ins
+        ]
+        mult = [
+            sp.Mul(*[c.multiplicity[y[i]] for i, c in enumerate(self.components)]) for y in outs
+        ]
+        return FiniteMechanism.from_matrix(
+            rows, inputs=ins, outputs=outs, multiplicity=mult, name=self.name
+        )
 
 
 def joint(components: Sequence[FiniteMechanism]) -> JointComposition:

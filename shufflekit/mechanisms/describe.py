@@ -6,6 +6,7 @@ the mechanism's definition through the common contract
 value alongside (``null`` with a reason when it is not a finite number, so the summary is
 standard JSON).
 """
+
 from __future__ import annotations
 
 import math
@@ -63,8 +64,12 @@ def describe(mech: Any, *, epsilon: Any = 0, adjacency: str | None = None) -> di
     """
     eps = check_law_epsilon(epsilon)
     adj = str(Adjacency.parse(adjacency)) if adjacency is not None else None
-    out = {"name": mech.name, "params": {k: str(v) for k, v in mech.params.items()},
-           "gamma": number(mech.gamma), "eps0": number(mech.eps0())}
+    out = {
+        "name": mech.name,
+        "params": {k: str(v) for k, v in mech.params.items()},
+        "gamma": number(mech.gamma),
+        "eps0": number(mech.eps0()),
+    }
     if isinstance(mech, FiniteMechanism):
         adj = adj or "replace-one"
         laws = mech.gparv_laws(eps, adj) if float(mech.gamma) > 0 else []
@@ -72,9 +77,13 @@ def describe(mech: Any, *, epsilon: Any = 0, adjacency: str | None = None) -> di
         out["chi_up"] = index(mech.chi_up("zero-out"))
         if laws:
             law, pairs = laws[0] if len(laws) == 1 else worst(laws)
-            out["gparv"] = {"epsilon": str(eps), "adjacency": adj,
-                            "pairs": [[str(a) for a in p] for p in pairs[:6]],
-                            "distinct_laws": len(laws), **law.as_dict()}
+            out["gparv"] = {
+                "epsilon": str(eps),
+                "adjacency": adj,
+                "pairs": [[str(a) for a in p] for p in pairs[:6]],
+                "distinct_laws": len(laws),
+                **law.as_dict(),
+            }
         else:
             out["gparv"] = None
         return out
@@ -82,8 +91,12 @@ def describe(mech: Any, *, epsilon: Any = 0, adjacency: str | None = None) -> di
         adj = adj or "replace-one"
         pair = mech.pairs(adj)[0]
         out["chi_lo"], out["chi_up"] = index(mech.chi_lo()), index(mech.chi_up())
-        out["gparv"] = {"epsilon": str(eps), "adjacency": adj, "pairs": [[str(a) for a in pair]],
-                        **mech.gparv(eps, pair).as_dict()}
+        out["gparv"] = {
+            "epsilon": str(eps),
+            "adjacency": adj,
+            "pairs": [[str(a) for a in pair]],
+            **mech.gparv(eps, pair).as_dict(),
+        }
         return out
     if adj is not None and adj != "zero-out":
         out["note"] = f"adjacency {adj} does not apply: {mech.name} is described for zero-out pairs"
@@ -93,8 +106,9 @@ def describe(mech: Any, *, epsilon: Any = 0, adjacency: str | None = None) -> di
         out["chi_lo"]["note"] = "no blanket (gamma = 0)"
         out["chi_chua"] = {**number(chua.value), "configuration": chua.configuration}
     law = mech.gparv(eps)
-    out["gparv"] = None if law is None else {"epsilon": str(eps), "adjacency": "zero-out",
-                                             **law.as_dict()}
+    out["gparv"] = (
+        None if law is None else {"epsilon": str(eps), "adjacency": "zero-out", **law.as_dict()}
+    )
     return out
 
 

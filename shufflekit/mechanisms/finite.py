@@ -36,12 +36,14 @@ Adjacency: ``"zero-out"`` pairs an input ``x`` with the null input :data:`BOT`
 whose output law is the blanket :math:`\omega` (Takagi-Liew 2026, Sec. 2.3);
 ``"replace-one"`` pairs two distinct inputs.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -58,7 +60,9 @@ ROW_TOLERANCE = 1e-12
 
 def check_adjacency(adjacency: str) -> str:
     if adjacency not in ADJACENCIES:
-        raise ValueError(f"adjacency={adjacency!r} is not allowed; use one of {', '.join(ADJACENCIES)}")
+        raise ValueError(
+            f"adjacency={adjacency!r} is not allowed; use one of {', '.join(ADJACENCIES)}"
+        )
     return adjacency
 
 
@@ -101,8 +105,11 @@ class Lumping:
     floor: tuple
 
     def as_dict(self) -> dict:
-        return {"alphabet": str(self.alphabet), "outputs": str(self.outputs),
-                "symmetry": self.symmetry}
+        return {
+            "alphabet": str(self.alphabet),
+            "outputs": str(self.outputs),
+            "symmetry": self.symmetry,
+        }
 
 
 @dataclass(frozen=True, repr=False)
@@ -125,15 +132,24 @@ class FiniteMechanism(Describable):
         10 outputs)`` (the matrix is ``probs``)."""
         params = "".join(f", {k}={v}" for k, v in dict(self.params).items())
         lumped = ", lumped" if self.lumping is not None else ""
-        return (f"FiniteMechanism({self.name!r}{params}; {len(self.inputs)} inputs, "
-                f"{len(self.outputs)} outputs{lumped})")
+        return (
+            f"FiniteMechanism({self.name!r}{params}; {len(self.inputs)} inputs, "
+            f"{len(self.outputs)} outputs{lumped})"
+        )
 
     # ----------------------------------------------------------------- build
     @classmethod
-    def from_matrix(cls, matrix: Sequence[Sequence[Any]], *, inputs: Sequence | None = None,
-                    outputs: Sequence | None = None, multiplicity: Sequence | None = None,
-                    name: str = "finite", params: Mapping[str, Any] | None = None,
-                    lumping: Lumping | None = None) -> "FiniteMechanism":
+    def from_matrix(
+        cls,
+        matrix: Sequence[Sequence[Any]],
+        *,
+        inputs: Sequence | None = None,
+        outputs: Sequence | None = None,
+        multiplicity: Sequence | None = None,
+        name: str = "finite",
+        params: Mapping[str, Any] | None = None,
+        lumping: Lumping | None = None,
+    ) -> FiniteMechanism:
         """Build and validate a mechanism from its probability matrix (rows = inputs).
 
         ``lumping`` marks the matrix as a lumped view of a larger mechanism (see
@@ -151,15 +167,27 @@ class FiniteMechanism(Describable):
         mult = tuple(multiplicity) if multiplicity is not None else (1,) * width
         if len(mult) != width:
             raise ValueError(f"multiplicity has {len(mult)} entries, expected {width}")
-        clean = tuple(tuple(_clean(v, f"R[{inputs[i]!r}][{outputs[j]!r}]")
-                            for j, v in enumerate(r)) for i, r in enumerate(rows))
+        clean = tuple(
+            tuple(_clean(v, f"R[{inputs[i]!r}][{outputs[j]!r}]") for j, v in enumerate(r))
+            for i, r in enumerate(rows)
+        )
         if lumping is not None:
             if len(lumping.floor) != width:
-                raise ValueError(f"lumping floor has {len(lumping.floor)} entries, expected {width}")
-            lumping = replace(lumping, floor=tuple(_clean(c, "lumping floor") for c in lumping.floor))
-        mech = cls(name=name, inputs=inputs, outputs=outputs, probs=clean,
-                   multiplicity=tuple(_clean(m, "multiplicity") for m in mult),
-                   params=dict(params or {}), lumping=lumping)
+                raise ValueError(
+                    f"lumping floor has {len(lumping.floor)} entries, expected {width}"
+                )
+            lumping = replace(
+                lumping, floor=tuple(_clean(c, "lumping floor") for c in lumping.floor)
+            )
+        mech = cls(
+            name=name,
+            inputs=inputs,
+            outputs=outputs,
+            probs=clean,
+            multiplicity=tuple(_clean(m, "multiplicity") for m in mult),
+            params=dict(params or {}),
+            lumping=lumping,
+        )
         mech._validate_rows()
         if lumping is not None:
             mech._validate_lumped_floor()
@@ -177,8 +205,10 @@ class FiniteMechanism(Describable):
                 cf = mpmath.mpf(sp.N(c, 60)) if isinstance(c, sp.Basic) else mpmath.mpf(c)
                 for x in self.inputs:
                     if cf > rows[x][j] * (1 + mpmath.mpf(10) ** -40):
-                        raise ValueError(f"lumping floor of output {self.outputs[j]!r} exceeds "
-                                         f"R[{x!r}]; allowed: floor <= every row")
+                        raise ValueError(
+                            f"lumping floor of output {self.outputs[j]!r} exceeds "
+                            f"R[{x!r}]; allowed: floor <= every row"
+                        )
 
     def _validate_rows(self) -> None:
         if not self.is_symbolic and self.is_exact:
@@ -189,18 +219,21 @@ class FiniteMechanism(Describable):
                 for x in self.inputs:
                     total = mpmath.fsum(m * p for m, p in zip(mult, rows[x]))
                     if abs(total - 1) > mpmath.mpf(10) ** -40:
-                        raise ValueError(f"row {x!r} sums to {mpmath.nstr(total, 20)}, "
-                                         "allowed: exactly 1")
+                        raise ValueError(
+                            f"row {x!r} sums to {mpmath.nstr(total, 20)}, allowed: exactly 1"
+                        )
             return
         for x, row in zip(self.inputs, self.probs):
             total = sum(m * p for m, p in zip(self.multiplicity, row))
             if self.is_symbolic:
                 if sp.simplify(sp.sympify(total) - 1) != 0:
-                    raise ValueError(f"row {x!r} sums to {sp.sstr(sp.simplify(total))}, "
-                                     "allowed: exactly 1")
+                    raise ValueError(
+                        f"row {x!r} sums to {sp.sstr(sp.simplify(total))}, allowed: exactly 1"
+                    )
             elif abs(float(total) - 1.0) > ROW_TOLERANCE:
-                raise ValueError(f"row {x!r} sums to {float(total)!r}, allowed: 1 within "
-                                 f"{ROW_TOLERANCE:g}")
+                raise ValueError(
+                    f"row {x!r} sums to {float(total)!r}, allowed: 1 within {ROW_TOLERANCE:g}"
+                )
 
     # ------------------------------------------------------------ basics
     @property
@@ -218,20 +251,33 @@ class FiniteMechanism(Describable):
         try:
             return self.probs[self.inputs.index(x)]
         except ValueError:
-            raise ValueError(f"input={x!r} is not an input of {self.name}; "
-                             f"allowed: {list(self.inputs)}") from None
+            raise ValueError(
+                f"input={x!r} is not an input of {self.name}; allowed: {list(self.inputs)}"
+            ) from None
 
-    def subs(self, values: Mapping) -> "FiniteMechanism":
+    def subs(self, values: Mapping) -> FiniteMechanism:
         """Substitute parameter values (symbol -> number) into every entry."""
         rows = [[sp.sympify(p).subs(values) for p in r] for r in self.probs]
         mult = [sp.sympify(m).subs(values) for m in self.multiplicity]
-        lumping = None if self.lumping is None else replace(
-            self.lumping, floor=tuple(sp.sympify(c).subs(values) for c in self.lumping.floor))
-        return FiniteMechanism.from_matrix(rows, inputs=self.inputs, outputs=self.outputs,
-                                           multiplicity=mult, name=self.name, lumping=lumping,
-                                           params={k: (sp.sympify(v).subs(values)
-                                                       if isinstance(v, sp.Basic) else v)
-                                                   for k, v in self.params.items()})
+        lumping = (
+            None
+            if self.lumping is None
+            else replace(
+                self.lumping, floor=tuple(sp.sympify(c).subs(values) for c in self.lumping.floor)
+            )
+        )
+        return FiniteMechanism.from_matrix(
+            rows,
+            inputs=self.inputs,
+            outputs=self.outputs,
+            multiplicity=mult,
+            name=self.name,
+            lumping=lumping,
+            params={
+                k: (sp.sympify(v).subs(values) if isinstance(v, sp.Basic) else v)
+                for k, v in self.params.items()
+            },
+        )
 
     def to_numpy(self) -> tuple[np.ndarray, np.ndarray]:
         """(matrix, multiplicity) as float arrays (computed once); raises if symbols remain."""
@@ -260,8 +306,10 @@ class FiniteMechanism(Describable):
     @cached_property
     def _numpy(self) -> tuple[np.ndarray, np.ndarray]:
         rows, mult = self._mp
-        return (np.array([[float(rows[x][j]) for j in range(len(self.outputs))] for x in self.inputs]),
-                np.array([float(m) for m in mult]))
+        return (
+            np.array([[float(rows[x][j]) for j in range(len(self.outputs))] for x in self.inputs]),
+            np.array([float(m) for m in mult]),
+        )
 
     # ----------------------------------------------------------- blanket
     def blanket(self) -> Blanket:
@@ -283,8 +331,10 @@ class FiniteMechanism(Describable):
         elif not self.is_symbolic and self.is_exact:
             # arg-min of each column at 60 digits; the floor is that exact entry
             rows, _ = self._mp_entries
-            idx = [min(range(len(self.inputs)), key=lambda i: rows[self.inputs[i]][j])
-                   for j in range(len(self.outputs))]
+            idx = [
+                min(range(len(self.inputs)), key=lambda i: rows[self.inputs[i]][j])
+                for j in range(len(self.outputs))
+            ]
             floor = tuple(self.probs[i][j] for j, i in enumerate(idx))
         else:
             floor = tuple(smallest([r[j] for r in self.probs]) for j in range(len(self.outputs)))
@@ -316,16 +366,20 @@ class FiniteMechanism(Describable):
             pair = self.pairs("replace-one")[0] if len(self.inputs) > 1 else (self.inputs[0], BOT)
         b = self.blanket()
         if sign(b.gamma) <= 0:
-            raise ValueError(f"{self.name} has blanket mass gamma=0; the GPARV needs gamma in (0, 1]")
+            raise ValueError(
+                f"{self.name} has blanket mass gamma=0; the GPARV needs gamma in (0, 1]"
+            )
         ra, rb = self.row(pair[0]), self.row(pair[1])
         e = sp.exp(epsilon) if isinstance(epsilon, sp.Basic) else math.exp(epsilon)
         terms = []
         for j, c in enumerate(b.floor):
             if sign(c) == 0:
                 if sign(ra[j]) != 0 or sign(rb[j]) != 0:
-                    raise ValueError(f"output {self.outputs[j]!r} has no blanket mass but positive "
-                                     f"probability under the pair {pair}: {self.name} is not "
-                                     "eps0-LDP, so its GPARV is unbounded")
+                    raise ValueError(
+                        f"output {self.outputs[j]!r} has no blanket mass but positive "
+                        f"probability under the pair {pair}: {self.name} is not "
+                        "eps0-LDP, so its GPARV is unbounded"
+                    )
                 continue
             terms.append((_tidy((ra[j] - e * rb[j]) / c), self.multiplicity[j] * c))
         terms.append((0, _simp(1 - b.gamma)))
@@ -337,10 +391,15 @@ class FiniteMechanism(Describable):
 
         rows, mult = self._mp
         with mpmath.workdps(60):
-            e = mpmath.exp(mpmath.mpf(sp.N(epsilon, 60)) if isinstance(epsilon, sp.Basic)
-                           else mpmath.mpf(epsilon))
-            floor = [mpmath.mpf(sp.N(c, 60)) if isinstance(c, sp.Basic) else mpmath.mpf(c)
-                     for c in self.blanket().floor]
+            e = mpmath.exp(
+                mpmath.mpf(sp.N(epsilon, 60))
+                if isinstance(epsilon, sp.Basic)
+                else mpmath.mpf(epsilon)
+            )
+            floor = [
+                mpmath.mpf(sp.N(c, 60)) if isinstance(c, sp.Basic) else mpmath.mpf(c)
+                for c in self.blanket().floor
+            ]
             acc: dict = {}
             for j, c in enumerate(floor):
                 if c == 0:
@@ -349,7 +408,9 @@ class FiniteMechanism(Describable):
                 acc[atom] = acc.get(atom, 0) + mult[j] * c
         return tuple(sorted((a, mpmath.nstr(p, 40)) for a, p in acc.items()))
 
-    def gparv_laws(self, epsilon: Any, adjacency: str = "replace-one") -> list[tuple[DiscreteLaw, list]]:
+    def gparv_laws(
+        self, epsilon: Any, adjacency: str = "replace-one"
+    ) -> list[tuple[DiscreteLaw, list]]:
         """The distinct GPARV laws over all neighbouring pairs, each with its pairs.
 
         Numeric mechanisms group the pairs by their law at 60 digits first and derive
@@ -394,8 +455,10 @@ class FiniteMechanism(Describable):
         rows = dict(rows)
         with mpmath.workdps(60):
             b = self.blanket()
-            rows[BOT] = [mpmath.mpf(sp.N(o, 60)) if isinstance(o, sp.Basic) else mpmath.mpf(o)
-                         for o in b.omega]
+            rows[BOT] = [
+                mpmath.mpf(sp.N(o, 60)) if isinstance(o, sp.Basic) else mpmath.mpf(o)
+                for o in b.omega
+            ]
         return rows, mult
 
     @cached_property
@@ -464,6 +527,7 @@ class FiniteMechanism(Describable):
 
     def chi_up(self, adjacency: str = "zero-out") -> ShuffleIndex:
         r""":math:`\chi_{up}` (Takagi-Liew 2026, Def. 2.4): sup over pairs and references :math:`z`."""
+
         def value_of(cand, exact):
             pair, z = cand
             if exact:
@@ -510,8 +574,14 @@ class FiniteMechanism(Describable):
         return _tidy(sp.log(_tidy(largest(ratios)))) if ratios else sp.Integer(0)
 
     # ------------------------------------------------------ post-process
-    def post_process(self, kernel: Sequence[Sequence[Any]], *, outputs: Sequence | None = None,
-                     name: str | None = None, push_blanket: bool = False) -> "FiniteMechanism":
+    def post_process(
+        self,
+        kernel: Sequence[Sequence[Any]],
+        *,
+        outputs: Sequence | None = None,
+        name: str | None = None,
+        push_blanket: bool = False,
+    ) -> FiniteMechanism:
         """The mechanism :math:`K\\circ R` for a Markov kernel ``kernel[y][z]``.
 
         With ``push_blanket=True`` the result keeps the blanket :math:`K\\circ(\\gamma\\omega)`
@@ -524,10 +594,16 @@ class FiniteMechanism(Describable):
         if len(K) != len(self.outputs):
             raise ValueError(f"kernel has {len(K)} rows, expected {len(self.outputs)}")
         width = len(K[0])
-        rows = [[sum(r[y] * K[y][z] for y in range(len(r))) for z in range(width)]
-                for r in self.probs]
-        post = FiniteMechanism.from_matrix(rows, inputs=self.inputs, outputs=outputs,
-                                           name=name or f"K∘{self.name}", params=self.params)
+        rows = [
+            [sum(r[y] * K[y][z] for y in range(len(r))) for z in range(width)] for r in self.probs
+        ]
+        post = FiniteMechanism.from_matrix(
+            rows,
+            inputs=self.inputs,
+            outputs=outputs,
+            name=name or f"K∘{self.name}",
+            params=self.params,
+        )
         if not push_blanket:
             return post
         floor = self.blanket().floor
@@ -538,16 +614,19 @@ class FiniteMechanism(Describable):
 def _same_law(a: DiscreteLaw, b: DiscreteLaw) -> bool:
     if len(a) != len(b):
         return False
-    return all(sign(x - y) == 0 for x, y in zip(a.atoms, b.atoms)) and \
-        all(sign(p - q) == 0 for p, q in zip(a.probabilities, b.probabilities))
+    return all(sign(x - y) == 0 for x, y in zip(a.atoms, b.atoms)) and all(
+        sign(p - q) == 0 for p, q in zip(a.probabilities, b.probabilities)
+    )
 
 
 def _clean(v: Any, what: str) -> Any:
     if isinstance(v, sp.Basic):
-        if v.free_symbols or v.is_positive:   # products of positive factors: decided structurally
+        if v.free_symbols or v.is_positive:  # products of positive factors: decided structurally
             return v
         if v.has(sp.nan) or not v.is_finite:
-            raise ValueError(f"{what}={v} is not allowed; probabilities must be finite numbers in [0, 1]")
+            raise ValueError(
+                f"{what}={v} is not allowed; probabilities must be finite numbers in [0, 1]"
+            )
         if sign(v) < 0:
             raise ValueError(f"{what}={sp.sstr(v)} is negative; allowed range [0, 1]")
         return v
@@ -587,14 +666,15 @@ def _tidy(x):
     return x
 
 
-LARGE_POWER = 64   # exact values with larger integer powers are kept as built (no cancel)
+LARGE_POWER = 64  # exact values with larger integer powers are kept as built (no cancel)
 
 
 def has_large_power(x) -> bool:
     """Whether ``x`` contains an integer power above :data:`LARGE_POWER` (e.g. the
     :math:`p^{k-3}` of a lumped alphabet), which ``cancel`` would expand term by term."""
     return isinstance(x, sp.Basic) and any(
-        p.exp.is_Integer and abs(int(p.exp)) > LARGE_POWER for p in x.atoms(sp.Pow))
+        p.exp.is_Integer and abs(int(p.exp)) > LARGE_POWER for p in x.atoms(sp.Pow)
+    )
 
 
 def _sqrt(x):

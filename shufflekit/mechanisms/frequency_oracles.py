@@ -47,6 +47,7 @@ symmetry-reduced view instead of the full matrix, for any ``k <= MAX_K``:
   some :math:`C_x` and its floor is the low probability; :math:`y=0` lies in every
   :math:`C_x`.  Classes: :math:`y=0` and the eight patterns of :math:`(y_0,y_1,y_2)`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -57,8 +58,8 @@ import sympy as sp
 from shufflekit.mechanisms.finite import FiniteMechanism, Lumping
 from shufflekit.mechanisms.parameters import as_param
 
-MAX_K = 100_000          # lumped views make any alphabet size cheap
-ENUMERATE_UP_TO = 12     # above this the lumped view is the default
+MAX_K = 100_000  # lumped views make any alphabet size cheap
+ENUMERATE_UP_TO = 12  # above this the lumped view is the default
 REPS = (0, 1, 2)
 
 
@@ -73,8 +74,10 @@ def _lump(lumped: bool | None, k: int, smallest: int) -> bool:
     if lumped is None:
         lumped = k > ENUMERATE_UP_TO
     elif not lumped and k > ENUMERATE_UP_TO:
-        raise ValueError(f"k={k} with lumped=False is not allowed; the full matrix is built "
-                         f"only for k <= {ENUMERATE_UP_TO} (use the lumped view)")
+        raise ValueError(
+            f"k={k} with lumped=False is not allowed; the full matrix is built "
+            f"only for k <= {ENUMERATE_UP_TO} (use the lumped view)"
+        )
     return bool(lumped) and k >= smallest
 
 
@@ -82,12 +85,21 @@ def _bit_prob(bit: int, one_prob: Any) -> Any:
     return one_prob if bit == 1 else 1 - one_prob
 
 
-def unary_encoding(k: Any, eps0: Any, *, p_one_true: Any, p_one_other: Any,
-                   name: str, params: dict, lumped: bool | None = None) -> FiniteMechanism:
+def unary_encoding(
+    k: Any,
+    eps0: Any,
+    *,
+    p_one_true: Any,
+    p_one_other: Any,
+    name: str,
+    params: dict,
+    lumped: bool | None = None,
+) -> FiniteMechanism:
     """One-hot encoding with independent bit reports (shared by RAPPOR and OUE)."""
     if _lump(lumped, k, 4):
-        return lumped_unary_encoding(k, p_one_true=p_one_true, p_one_other=p_one_other,
-                                     name=name, params=params)
+        return lumped_unary_encoding(
+            k, p_one_true=p_one_true, p_one_other=p_one_other, name=name, params=params
+        )
     words = list(itertools.product((0, 1), repeat=k))
     cache: dict = {}
 
@@ -95,18 +107,26 @@ def unary_encoding(k: Any, eps0: Any, *, p_one_true: Any, p_one_other: Any,
         # product over bits: the bit of x, then the other k-1 bits (ones_other of them are 1)
         key = (bit, ones_other)
         if key not in cache:
-            cache[key] = (_bit_prob(bit, p_one_true) * p_one_other ** ones_other
-                          * (1 - p_one_other) ** (k - 1 - ones_other))
+            cache[key] = (
+                _bit_prob(bit, p_one_true)
+                * p_one_other**ones_other
+                * (1 - p_one_other) ** (k - 1 - ones_other)
+            )
         return cache[key]
 
     rows = [[word_probability(w[x], sum(w) - w[x]) for w in words] for x in range(k)]
-    return FiniteMechanism.from_matrix(rows, inputs=tuple(range(k)),
-                                       outputs=tuple("".join(map(str, w)) for w in words),
-                                       name=name, params=params)
+    return FiniteMechanism.from_matrix(
+        rows,
+        inputs=tuple(range(k)),
+        outputs=tuple("".join(map(str, w)) for w in words),
+        name=name,
+        params=params,
+    )
 
 
-def lumped_unary_encoding(k: int, *, p_one_true: Any, p_one_other: Any, name: str,
-                          params: dict) -> FiniteMechanism:
+def lumped_unary_encoding(
+    k: int, *, p_one_true: Any, p_one_other: Any, name: str, params: dict
+) -> FiniteMechanism:
     r"""Lumped view of a unary encoding (module docstring): representatives 0, 1, 2;
     classes ``(w0, w1, w2)`` (any other bits), with ``111`` split by whether the other
     ``k-3`` bits are all ones.  Entries are class totals (multiplicity 1)."""
@@ -118,22 +138,36 @@ def lumped_unary_encoding(k: int, *, p_one_true: Any, p_one_other: Any, name: st
     def g(b):
         return p0 if b else 1 - p0
 
-    rest_ones = p0 ** (k - 3)                 # probability that the other k-3 bits are all 1
+    rest_ones = p0 ** (k - 3)  # probability that the other k-3 bits are all 1
     low, high = (1 - p1) / (1 - p0), p1 / p0  # f/g at a zero bit, at a one bit
     outputs, rows, floor = [], [[] for _ in REPS], []
     for bits in itertools.product((0, 1), repeat=3):
-        parts = [("any", 1)] if bits != (1, 1, 1) else [("all ones", rest_ones),
-                                                       ("has a zero", 1 - rest_ones)]
+        parts = (
+            [("any", 1)]
+            if bits != (1, 1, 1)
+            else [("all ones", rest_ones), ("has a zero", 1 - rest_ones)]
+        )
         for rest, mass in parts:
             outputs.append("".join(map(str, bits)) + f"+{k - 3}:{rest}")
             for x in REPS:
-                rows[x].append(sp.Mul(*[f(b) if i == x else g(b) for i, b in enumerate(bits)]) * mass)
+                rows[x].append(
+                    sp.Mul(*[f(b) if i == x else g(b) for i, b in enumerate(bits)]) * mass
+                )
             ratio = high if rest == "all ones" else low
             floor.append(sp.Mul(*[g(b) for b in bits]) * mass * ratio)
     return FiniteMechanism.from_matrix(
-        rows, inputs=REPS, outputs=tuple(outputs), name=name, params=params,
-        lumping=Lumping(alphabet=k, outputs=sp.Integer(2) ** k, floor=tuple(floor),
-                        symmetry="symmetric group on [k], permuting inputs and bit positions"))
+        rows,
+        inputs=REPS,
+        outputs=tuple(outputs),
+        name=name,
+        params=params,
+        lumping=Lumping(
+            alphabet=k,
+            outputs=sp.Integer(2) ** k,
+            floor=tuple(floor),
+            symmetry="symmetric group on [k], permuting inputs and bit positions",
+        ),
+    )
 
 
 def rappor(k: Any, eps0: Any, *, lumped: bool | None = None) -> FiniteMechanism:
@@ -141,17 +175,30 @@ def rappor(k: Any, eps0: Any, *, lumped: bool | None = None) -> FiniteMechanism:
     k = _k(k)
     eps0 = as_param(eps0, "eps0", low=0, low_open=True)
     keep = sp.exp(eps0 / 2) / (sp.exp(eps0 / 2) + 1)
-    return unary_encoding(k, eps0, p_one_true=keep, p_one_other=1 - keep, name="rappor",
-                          params={"k": k, "eps0": eps0}, lumped=lumped)
+    return unary_encoding(
+        k,
+        eps0,
+        p_one_true=keep,
+        p_one_other=1 - keep,
+        name="rappor",
+        params={"k": k, "eps0": eps0},
+        lumped=lumped,
+    )
 
 
 def oue(k: Any, eps0: Any, *, lumped: bool | None = None) -> FiniteMechanism:
     """Optimized unary encoding: P(bit_x = 1) = 1/2, P(other bit = 1) = 1/(e^eps0+1)."""
     k = _k(k)
     eps0 = as_param(eps0, "eps0", low=0, low_open=True)
-    return unary_encoding(k, eps0, p_one_true=sp.Rational(1, 2),
-                          p_one_other=1 / (sp.exp(eps0) + 1), name="oue",
-                          params={"k": k, "eps0": eps0}, lumped=lumped)
+    return unary_encoding(
+        k,
+        eps0,
+        p_one_true=sp.Rational(1, 2),
+        p_one_other=1 / (sp.exp(eps0) + 1),
+        name="oue",
+        params={"k": k, "eps0": eps0},
+        lumped=lumped,
+    )
 
 
 def lumped_blh(k: int, eps0: Any, hash_family: str) -> FiniteMechanism:
@@ -163,7 +210,7 @@ def lumped_blh(k: int, eps0: Any, hash_family: str) -> FiniteMechanism:
     # exact arithmetic does not carry k-bit integers around
     tiny = sp.Pow(2, -k, evaluate=False)
     size = 1 - (2 * tiny if hash_family == "nonconstant" else 0)
-    free = sp.Rational(1, 8)                  # hashes sharing three given values
+    free = sp.Rational(1, 8)  # hashes sharing three given values
     outputs, rows, floor = [], [[] for _ in REPS], []
     for h in itertools.product((0, 1), repeat=3):
         if len(set(h)) > 1:
@@ -178,17 +225,27 @@ def lumped_blh(k: int, eps0: Any, hash_family: str) -> FiniteMechanism:
                 weight = count / size
                 for x in REPS:
                     rows[x].append(weight * (keep if b == h[x] else 1 - keep))
-                floor.append(weight * ((keep if b == h[0] else 1 - keep) if rest == "constant"
-                                       else 1 - keep))
+                floor.append(
+                    weight * ((keep if b == h[0] else 1 - keep) if rest == "constant" else 1 - keep)
+                )
     return FiniteMechanism.from_matrix(
-        rows, inputs=REPS, outputs=tuple(outputs), name="blh",
+        rows,
+        inputs=REPS,
+        outputs=tuple(outputs),
+        name="blh",
         params={"k": k, "eps0": eps0, "hash_family": hash_family},
-        lumping=Lumping(alphabet=k, outputs=2 * (sp.Integer(2) ** k - (2 if hash_family == "nonconstant" else 0)),
-                        floor=tuple(floor),
-                        symmetry="symmetric group on [k], permuting inputs and hash coordinates"))
+        lumping=Lumping(
+            alphabet=k,
+            outputs=2 * (sp.Integer(2) ** k - (2 if hash_family == "nonconstant" else 0)),
+            floor=tuple(floor),
+            symmetry="symmetric group on [k], permuting inputs and hash coordinates",
+        ),
+    )
 
 
-def blh(k: Any, eps0: Any, *, hash_family: str = "all", lumped: bool | None = None) -> FiniteMechanism:
+def blh(
+    k: Any, eps0: Any, *, hash_family: str = "all", lumped: bool | None = None
+) -> FiniteMechanism:
     """Binary local hashing over a uniformly drawn hash from ``hash_family``."""
     k = _k(k)
     eps0 = as_param(eps0, "eps0", low=0, low_open=True)
@@ -196,8 +253,9 @@ def blh(k: Any, eps0: Any, *, hash_family: str = "all", lumped: bool | None = No
         raise ValueError(f"hash_family={hash_family!r} is not allowed; use 'all' or 'nonconstant'")
     if _lump(lumped, k, 4):
         return lumped_blh(k, eps0, hash_family)
-    hashes = [h for h in itertools.product((0, 1), repeat=k)
-              if hash_family == "all" or 0 < sum(h) < k]
+    hashes = [
+        h for h in itertools.product((0, 1), repeat=k) if hash_family == "all" or 0 < sum(h) < k
+    ]
     keep = sp.exp(eps0) / (sp.exp(eps0) + 1)
     weight = sp.Rational(1, len(hashes))
     outputs, rows = [], [[] for _ in range(k)]
@@ -206,9 +264,13 @@ def blh(k: Any, eps0: Any, *, hash_family: str = "all", lumped: bool | None = No
             outputs.append(("".join(map(str, h)), b))
             for x in range(k):
                 rows[x].append(weight * (keep if b == h[x] else 1 - keep))
-    return FiniteMechanism.from_matrix(rows, inputs=tuple(range(k)), outputs=tuple(outputs),
-                                       name="blh", params={"k": k, "eps0": eps0,
-                                                           "hash_family": hash_family})
+    return FiniteMechanism.from_matrix(
+        rows,
+        inputs=tuple(range(k)),
+        outputs=tuple(outputs),
+        name="blh",
+        params={"k": k, "eps0": eps0, "hash_family": hash_family},
+    )
 
 
 def hadamard_matrix(order: int) -> list[list[int]]:
@@ -232,8 +294,13 @@ def hadamard_response(k: Any, eps0: Any, *, lumped: bool | None = None) -> Finit
         return lumped_hadamard_response(k, eps0, K, hi, lo)
     H = hadamard_matrix(K)
     rows = [[hi if H[x + 1][y] == 1 else lo for y in range(K)] for x in range(k)]
-    return FiniteMechanism.from_matrix(rows, inputs=tuple(range(k)), outputs=tuple(range(K)),
-                                       name="hr", params={"k": k, "eps0": eps0, "K": K})
+    return FiniteMechanism.from_matrix(
+        rows,
+        inputs=tuple(range(k)),
+        outputs=tuple(range(K)),
+        name="hr",
+        params={"k": k, "eps0": eps0, "K": K},
+    )
 
 
 def lumped_hadamard_response(k: int, eps0: Any, K: int, hi: Any, lo: Any) -> FiniteMechanism:
@@ -243,7 +310,7 @@ def lumped_hadamard_response(k: int, eps0: Any, K: int, hi: Any, lo: Any) -> Fin
     Entries are per-output probabilities, class sizes are multiplicities."""
     reps = (0, 1, 2, 3)
 
-    def inside(a: int, y: int) -> bool:      # y in C_x  <=>  a.y = 0 over GF(2), a = x+1
+    def inside(a: int, y: int) -> bool:  # y in C_x  <=>  a.y = 0 over GF(2), a = x+1
         return bin(a & y).count("1") % 2 == 0
 
     outputs, mult = ["0"], [1]
@@ -254,7 +321,16 @@ def lumped_hadamard_response(k: int, eps0: Any, K: int, hi: Any, lo: Any) -> Fin
     rows = [[hi] + [hi if inside(x + 1, y) else lo for y in patterns] for x in reps]
     keep = [j for j, m in enumerate(mult) if m > 0]
     return FiniteMechanism.from_matrix(
-        [[r[j] for j in keep] for r in rows], inputs=reps, outputs=tuple(outputs[j] for j in keep),
-        multiplicity=[mult[j] for j in keep], name="hr", params={"k": k, "eps0": eps0, "K": K},
-        lumping=Lumping(alphabet=k, outputs=K, floor=tuple(([hi] + [lo] * 8)[j] for j in keep),
-                        symmetry="GF(2)-linear maps of Sylvester's Hadamard matrix"))
+        [[r[j] for j in keep] for r in rows],
+        inputs=reps,
+        outputs=tuple(outputs[j] for j in keep),
+        multiplicity=[mult[j] for j in keep],
+        name="hr",
+        params={"k": k, "eps0": eps0, "K": K},
+        lumping=Lumping(
+            alphabet=k,
+            outputs=K,
+            floor=tuple(([hi] + [lo] * 8)[j] for j in keep),
+            symmetry="GF(2)-linear maps of Sylvester's Hadamard matrix",
+        ),
+    )

@@ -13,10 +13,11 @@ collinear with that direction (:math:`x = r e`), and every other coordinate of
 likelihood ratio.  The symbolic layer derives moments from these densities and
 the numeric layer evaluates them: the definitions live only here.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -31,10 +32,10 @@ y = sp.Symbol("y", real=True)
 
 def normal_pdf(var: sp.Symbol, mean: Any, sd: Any) -> sp.Expr:
     """Density of :math:`N(\\text{mean}, \\text{sd}^2)` at ``var``."""
-    return sp.exp(-(var - mean) ** 2 / (2 * sd ** 2)) / (sp.sqrt(2 * sp.pi) * sd)
+    return sp.exp(-((var - mean) ** 2) / (2 * sd**2)) / (sp.sqrt(2 * sp.pi) * sd)
 
 
-@lru_cache(maxsize=None)
+@cache
 def gaussian_cross_moment() -> tuple[sp.Symbol, sp.Symbol, sp.Symbol, sp.Symbol, sp.Expr]:
     r""":math:`\int \phi_a\phi_b/\phi_x\,dy` for :math:`\phi_\mu = N(\mu, s^2)` densities, by sympy.
 
@@ -114,8 +115,12 @@ class GaussianLocal(Describable):
         zero = [0] * len(x)
 
         def M(u, v):
-            return sp.Mul(*[moment.subs({a: ui, b: vi, xs: xi, sd: self.sigma0})
-                            for ui, vi, xi in zip(u, v, x)])
+            return sp.Mul(
+                *[
+                    moment.subs({a: ui, b: vi, xs: xi, sd: self.sigma0})
+                    for ui, vi, xi in zip(u, v, x)
+                ]
+            )
 
         return sp.simplify(M(x1, x1) - 2 * M(x1, zero) + M(zero, zero))
 
@@ -136,22 +141,34 @@ class GaussianLocal(Describable):
             u, v, t = p
             x = np.array([u, 0.0])
             a = np.array([v * np.cos(t), v * np.sin(t)])
-            return (np.exp((a - x) @ (a - x) / s2) - 2 * np.exp((a - x) @ (-x) / s2)
-                    + np.exp(x @ x / s2))
+            return (
+                np.exp((a - x) @ (a - x) / s2)
+                - 2 * np.exp((a - x) @ (-x) / s2)
+                + np.exp(x @ x / s2)
+            )
 
-        grid = [(u, v, t) for u in np.linspace(-1, 1, 9) for v in np.linspace(0, 1, 5)
-                for t in np.linspace(0, np.pi, 7)]
+        grid = [
+            (u, v, t)
+            for u in np.linspace(-1, 1, 9)
+            for v in np.linspace(0, 1, 5)
+            for t in np.linspace(0, np.pi, 7)
+        ]
         start = max(grid, key=var)
-        res = minimize(lambda p: -var(p), start, bounds=[(-1, 1), (0, 1), (0, np.pi)],
-                       method="L-BFGS-B")
+        res = minimize(
+            lambda p: -var(p), start, bounds=[(-1, 1), (0, 1), (0, np.pi)], method="L-BFGS-B"
+        )
         u, v, t = (round(float(c), 6) for c in res.x)
         corner = abs(abs(u) - 1) < 1e-5 and abs(v - 1) < 1e-5 and min(abs(t), abs(t - np.pi)) < 1e-4
         if corner:
             x1 = np.array([1 if t < 1 else -1])
             x = np.array([int(round(u))])
             value = 1 / sp.sqrt(self.variance_l0(x1, x))
-            config = {"x1": int(x1[0]), "x1_prime": 0, "reference": int(x[0]),
-                      "note": "collinear, opposite sides of the ball"}
+            config = {
+                "x1": int(x1[0]),
+                "x1_prime": 0,
+                "reference": int(x[0]),
+                "note": "collinear, opposite sides of the ball",
+            }
         else:
             value = sp.Float(1 / np.sqrt(var(res.x)), 15)
             config = {"x_norm": u, "x1_norm": v, "angle": t}
@@ -168,7 +185,9 @@ class BlanketMixedGaussian(Describable):
     name: str = "bmg"
 
     def __post_init__(self):
-        object.__setattr__(self, "gamma", as_param(self.gamma, "gamma", low=0, high=1, low_open=True))
+        object.__setattr__(
+            self, "gamma", as_param(self.gamma, "gamma", low=0, high=1, low_open=True)
+        )
         object.__setattr__(self, "sigma0", as_param(self.sigma0, "sigma0", low=0, low_open=True))
         object.__setattr__(self, "d", as_param(self.d, "d", low=1, integer=True))
 
@@ -179,7 +198,9 @@ class BlanketMixedGaussian(Describable):
         """Output density along :math:`e` for :math:`x = r e`; ``r=None`` is the null input."""
         if r is None:
             return self.blanket_density(var)
-        return self.gamma * normal_pdf(var, 0, self.sigma0) + (1 - self.gamma) * normal_pdf(var, r, self.sigma0)
+        return self.gamma * normal_pdf(var, 0, self.sigma0) + (1 - self.gamma) * normal_pdf(
+            var, r, self.sigma0
+        )
 
     def eps0(self):
         return sp.oo
@@ -220,6 +241,7 @@ class BlanketMixedGaussian(Describable):
         v = self.variance_l0(r_)
         slope = sp.simplify(sp.diff(v, r_))
         from shufflekit.mechanisms.ordering import sign
+
         if sign(slope) <= 0:
             raise ValueError("variance of l_0 is not increasing in |x|; cannot locate the sup")
         return sp.simplify(sp.sqrt(self.gamma / v.subs(r_, 1)))
@@ -239,11 +261,18 @@ class BlanketMixedGaussian(Describable):
         log_ratio = sp.expand(sp.expand_log(sp.log(ratio), force=True).subs(y, self.sigma0 * z))
         slope = sp.simplify(log_ratio.coeff(z, 1))
         intercept = sp.simplify(log_ratio.coeff(z, 0))
-        return ContinuousLaw(a=self.gamma - sp.exp(epsilon), b=1 - self.gamma, s=slope, m=intercept,
-                             description="l_eps(Y) for the pair (x, null), |x| = r, Y ~ N(0, sigma0^2 I_d)")
+        return ContinuousLaw(
+            a=self.gamma - sp.exp(epsilon),
+            b=1 - self.gamma,
+            s=slope,
+            m=intercept,
+            description="l_eps(Y) for the pair (x, null), |x| = r, Y ~ N(0, sigma0^2 I_d)",
+        )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _second_moment_over_blanket(density: sp.Expr, blanket: sp.Expr) -> sp.Expr:
     r""":math:`\int density^2/blanket\,dy` (sympy; cached per symbolic template)."""
-    return sp.simplify(sp.integrate(sp.expand(sp.simplify(density ** 2 / blanket)), (y, -sp.oo, sp.oo)))
+    return sp.simplify(
+        sp.integrate(sp.expand(sp.simplify(density**2 / blanket)), (y, -sp.oo, sp.oo))
+    )

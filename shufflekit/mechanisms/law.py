@@ -5,10 +5,12 @@ float valued).  :class:`ContinuousLaw` describes the one-dimensional law of
 :math:`\ell_\varepsilon(Y)` for the Gaussian families, where
 :math:`\ell_\varepsilon = a + b\,e^{cZ + m} ` with :math:`Z \sim N(0,1)`.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import sympy as sp
 
@@ -23,7 +25,7 @@ class DiscreteLaw:
     probabilities: tuple
 
     @staticmethod
-    def from_pairs(pairs: list[tuple[Any, Any]], *, simplify: bool = True) -> "DiscreteLaw":
+    def from_pairs(pairs: list[tuple[Any, Any]], *, simplify: bool = True) -> DiscreteLaw:
         """Merge atoms that are equal (exactly, for sympy values) and drop zero mass."""
         merged: list[list] = []
         for atom, prob in pairs:
@@ -53,18 +55,24 @@ class DiscreteLaw:
         m = self.mean()
         return _simp(sum((a - m) ** 2 * p for a, p in zip(self.atoms, self.probabilities)))
 
-    def subs(self, values: Mapping) -> "DiscreteLaw":
-        return DiscreteLaw.from_pairs([(sp.sympify(a).subs(values), sp.sympify(p).subs(values))
-                                       for a, p in zip(self.atoms, self.probabilities)])
+    def subs(self, values: Mapping) -> DiscreteLaw:
+        return DiscreteLaw.from_pairs(
+            [
+                (sp.sympify(a).subs(values), sp.sympify(p).subs(values))
+                for a, p in zip(self.atoms, self.probabilities)
+            ]
+        )
 
     def as_floats(self) -> tuple[list[float], list[float]]:
         return ([float(a) for a in self.atoms], [float(p) for p in self.probabilities])
 
     def as_dict(self) -> dict:
-        return {"atoms": [_str(a) for a in self.atoms],
-                "probabilities": [_str(p) for p in self.probabilities],
-                "atoms_float": _maybe_floats(self.atoms),
-                "probabilities_float": _maybe_floats(self.probabilities)}
+        return {
+            "atoms": [_str(a) for a in self.atoms],
+            "probabilities": [_str(p) for p in self.probabilities],
+            "atoms_float": _maybe_floats(self.atoms),
+            "probabilities_float": _maybe_floats(self.probabilities),
+        }
 
 
 @dataclass(frozen=True)
@@ -83,15 +91,22 @@ class ContinuousLaw:
     description: str
 
     def as_dict(self) -> dict:
-        return {"family": "affine-lognormal", "description": self.description,
-                "formula": "a + b*exp(s*Z + m), Z ~ N(0, 1)",
-                "a": _str(self.a), "b": _str(self.b), "s": _str(self.s), "m": _str(self.m)}
+        return {
+            "family": "affine-lognormal",
+            "description": self.description,
+            "formula": "a + b*exp(s*Z + m), Z ~ N(0, 1)",
+            "a": _str(self.a),
+            "b": _str(self.b),
+            "s": _str(self.s),
+            "m": _str(self.m),
+        }
 
 
 def _simp(x):
-    if isinstance(x, sp.Basic) and any(p.exp.is_Integer and abs(int(p.exp)) > 64
-                                       for p in x.atoms(sp.Pow)):
-        return x   # a large power (lumped alphabets): cancel would expand it term by term
+    if isinstance(x, sp.Basic) and any(
+        p.exp.is_Integer and abs(int(p.exp)) > 64 for p in x.atoms(sp.Pow)
+    ):
+        return x  # a large power (lumped alphabets): cancel would expand it term by term
     if isinstance(x, sp.Basic) and x.free_symbols:
         return sp.factor(sp.cancel(x))
     if isinstance(x, sp.Basic) and not x.is_Number:

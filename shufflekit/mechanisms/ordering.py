@@ -8,10 +8,12 @@ sympy does not know :math:`e^{\varepsilon_0} > 1` for a positive symbol, so each
 positive :math:`u` before asking for the sign of the factored difference.
 Numbers are compared exactly (sympy evaluates with guaranteed precision).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import sympy as sp
 
@@ -33,8 +35,10 @@ def sign(expr: Any) -> int:
             return 1
         if candidate.is_negative:
             return -1
-    raise ValueError(f"cannot decide the sign of {sp.sstr(expr)}; "
-                     "declare the parameters' assumptions (e.g. positive=True) or use numbers")
+    raise ValueError(
+        f"cannot decide the sign of {sp.sstr(expr)}; "
+        "declare the parameters' assumptions (e.g. positive=True) or use numbers"
+    )
 
 
 ZERO_THRESHOLD = sp.Float("1e-60", 80)
@@ -49,7 +53,7 @@ def _numeric_sign(expr: sp.Expr) -> int:
     value = expr.evalf(80)
     if abs(value) > ZERO_THRESHOLD:
         return 1 if value > 0 else -1
-    if expr.is_positive:        # tiny but structurally positive (e.g. p**k of a large alphabet)
+    if expr.is_positive:  # tiny but structurally positive (e.g. p**k of a large alphabet)
         return 1
     if expr.is_negative:
         return -1
@@ -70,8 +74,11 @@ def assume_at_least(symbol: sp.Symbol, bound: int) -> None:
 
 
 def _with_lower_bounds(expr: sp.Expr) -> sp.Expr:
-    reps = {s: b + sp.Dummy("t", integer=True, nonnegative=True)
-            for s, b in _LOWER_BOUNDS.items() if s in expr.free_symbols}
+    reps = {
+        s: b + sp.Dummy("t", integer=True, nonnegative=True)
+        for s, b in _LOWER_BOUNDS.items()
+        if s in expr.free_symbols
+    }
     return expr.xreplace(reps) if reps else expr
 
 
@@ -83,7 +90,9 @@ def _exp_as_one_plus(expr: sp.Expr) -> sp.Expr:
     ``exp(s)`` stay consistent (``exp(s) = (1 + u)**2``).  Exponentials of sums are
     split first.
     """
-    expr = sp.expand(expr, power_exp=True, mul=False, multinomial=False, power_base=False, log=False)
+    expr = sp.expand(
+        expr, power_exp=True, mul=False, multinomial=False, power_base=False, log=False
+    )
     coeffs: dict = {}
     for e in expr.atoms(sp.exp):
         arg = e.args[0]

@@ -3,6 +3,7 @@
 Numbers become exact sympy numbers; a parameter out of its range raises
 :class:`~shufflekit.errors.InvalidParameter` naming it, its value and the allowed range.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,8 +15,16 @@ import sympy as sp
 from shufflekit.errors import InvalidParameter
 
 
-def as_param(value: Any, name: str, *, low: float | None = None, high: float | None = None,
-             low_open: bool = False, high_open: bool = False, integer: bool = False) -> Any:
+def as_param(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    integer: bool = False,
+) -> Any:
     """Return ``value`` as a sympy number/expression after a range check.
 
     Sympy expressions with free symbols pass unchecked (their assumptions carry the range).
@@ -41,8 +50,16 @@ def as_param(value: Any, name: str, *, low: float | None = None, high: float | N
                 raise InvalidParameter(name, shown, rng, "not a number") from None
             try:
                 value = sp.sympify(text, rational=True)
-            except (sp.SympifyError, TypeError, ValueError, SyntaxError, AttributeError,
-                    ZeroDivisionError, OverflowError, RecursionError):
+            except (
+                sp.SympifyError,
+                TypeError,
+                ValueError,
+                SyntaxError,
+                AttributeError,
+                ZeroDivisionError,
+                OverflowError,
+                RecursionError,
+            ):
                 raise InvalidParameter(name, shown, rng, "not a number") from None
         if not isinstance(value, sp.Expr) or value.free_symbols:
             raise InvalidParameter(name, shown, rng, "not a number")
@@ -88,8 +105,13 @@ def check_law_epsilon(epsilon: Any) -> Any:
     return as_param(epsilon, "epsilon", low=0)
 
 
-def range_text(low: float | None, high: float | None, low_open: bool = False,
-               high_open: bool = False, integer: bool = False) -> str:
+def range_text(
+    low: float | None,
+    high: float | None,
+    low_open: bool = False,
+    high_open: bool = False,
+    integer: bool = False,
+) -> str:
     """``range [low, high)`` style text of an interval (``None`` = unbounded)."""
     lo = "-inf" if low is None else f"{low:g}"
     hi = "inf" if high is None else f"{high:g}"

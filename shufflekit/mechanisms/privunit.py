@@ -18,6 +18,7 @@ sees cap membership, so its law is exact and finite.  For :math:`d = 1` the
 sphere is :math:`\{\pm1\}`, the cap is :math:`\{v\}` and PrivUnit is binary
 randomized response (:math:`q = 1/2`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,13 +43,18 @@ def cap_complement_probability(theta: Any, d: Any) -> Any:
     """
     if d == 1:
         return sp.Rational(1, 2) if sign(theta + 1) > 0 else sp.Integer(0)
-    symbolic = (isinstance(d, sp.Basic) and d.free_symbols) or \
-        (isinstance(theta, sp.Basic) and theta.free_symbols)
+    symbolic = (isinstance(d, sp.Basic) and d.free_symbols) or (
+        isinstance(theta, sp.Basic) and theta.free_symbols
+    )
     a = (sp.Integer(d) - 1) / 2 if not (isinstance(d, sp.Basic) and d.free_symbols) else (d - 1) / 2
     if symbolic or int(d) > 40:
         return sp.betainc_regularized(a, a, 0, (1 + theta) / 2)
     t = sp.Symbol("t", real=True)
-    density = sp.gamma(sp.Integer(d) / 2) / (sp.sqrt(sp.pi) * sp.gamma(a)) * (1 - t ** 2) ** ((sp.Integer(d) - 3) / 2)
+    density = (
+        sp.gamma(sp.Integer(d) / 2)
+        / (sp.sqrt(sp.pi) * sp.gamma(a))
+        * (1 - t**2) ** ((sp.Integer(d) - 3) / 2)
+    )
     return sp.simplify(sp.integrate(density, (t, -1, theta)))
 
 
@@ -65,15 +71,19 @@ class PrivUnit(Describable):
     name: str = "privunit"
 
     def __post_init__(self):
-        object.__setattr__(self, "p", as_param(self.p, "p", low=0, high=1, low_open=True,
-                                                    high_open=True))
+        object.__setattr__(
+            self, "p", as_param(self.p, "p", low=0, high=1, low_open=True, high_open=True)
+        )
         object.__setattr__(self, "theta", as_param(self.theta, "theta", low=-1, high=1))
-        object.__setattr__(self, "d", as_param(self.d, "d", low=1, high=PRIVUNIT_MAX_D,
-                                               integer=True))
+        object.__setattr__(
+            self, "d", as_param(self.d, "d", low=1, high=PRIVUNIT_MAX_D, integer=True)
+        )
         if not (isinstance(self.theta, sp.Basic) and self.theta.free_symbols):
             if self.theta in (-1, 1) and self.d != 1:
-                raise ValueError(f"theta={self.theta} makes a cap of measure 0 or 1; "
-                                 "allowed range (-1, 1) for d >= 2")
+                raise ValueError(
+                    f"theta={self.theta} makes a cap of measure 0 or 1; "
+                    "allowed range (-1, 1) for d >= 2"
+                )
 
     @property
     def q(self) -> Any:
@@ -97,9 +107,12 @@ class PrivUnit(Describable):
         h, l = self.levels()
         q = self.q
         # densities times class measure; the blanket (uniform) is added as input 'u'
-        return FiniteMechanism.from_matrix([[h * (1 - q), l * q], [1 - q, q]],
-                                           inputs=("v", "uniform"), outputs=("cap", "outside"),
-                                           name="privunit-cap-view")
+        return FiniteMechanism.from_matrix(
+            [[h * (1 - q), l * q], [1 - q, q]],
+            inputs=("v", "uniform"),
+            outputs=("cap", "outside"),
+            name="privunit-cap-view",
+        )
 
     def blanket(self) -> Blanket:
         """The uniform blanket of mass gamma = min(h, l), on the two classes (cap, outside) of
@@ -118,7 +131,9 @@ class PrivUnit(Describable):
         h, l = self.levels()
         q, g = self.q, self.gamma
         e = sp.exp(epsilon)
-        return DiscreteLaw.from_pairs([((h - e) / g, g * (1 - q)), ((l - e) / g, g * q), (0, 1 - g)])
+        return DiscreteLaw.from_pairs(
+            [((h - e) / g, g * (1 - q)), ((l - e) / g, g * q), (0, 1 - g)]
+        )
 
     def chi_lo(self) -> Any:
         r""":math:`\chi_{lo}^2 = \gamma / \mathrm{Var}_\mu[f_v - 1]`."""
@@ -140,11 +155,18 @@ class PrivUnit(Describable):
 
         def var(a):
             b = (1 - q) - a
-            return (a * (h - 1) ** 2 / h + b * (h - 1) ** 2 / l + b * (l - 1) ** 2 / h
-                    + (1 - 2 * (1 - q) + a) * (l - 1) ** 2 / l)
+            return (
+                a * (h - 1) ** 2 / h
+                + b * (h - 1) ** 2 / l
+                + b * (l - 1) ** 2 / h
+                + (1 - 2 * (1 - q) + a) * (l - 1) ** 2 / l
+            )
 
-        lo_a = sp.Max(0, 1 - 2 * q) if (isinstance(q, sp.Basic) and q.free_symbols) else \
-            (0 if sign(1 - 2 * q) <= 0 else 1 - 2 * q)
+        lo_a = (
+            sp.Max(0, 1 - 2 * q)
+            if (isinstance(q, sp.Basic) and q.free_symbols)
+            else (0 if sign(1 - 2 * q) <= 0 else 1 - 2 * q)
+        )
         candidates = [var(1 - q), var(lo_a)]
         worst = candidates[0] if sign(candidates[0] - candidates[1]) >= 0 else candidates[1]
         return 1 / sp.sqrt(worst)
@@ -156,4 +178,3 @@ class PrivUnit(Describable):
     @property
     def params(self) -> ParamMap:
         return ParamMap(p=self.p, theta=self.theta, d=self.d)
-

@@ -20,11 +20,13 @@ Gaussian local randomizer, the blanket-mixed Gaussian) offers the same members:
 one user's input) and ``zero-out`` (one user's input is replaced by the null input whose
 report follows the blanket, Takagi-Liew 2026, Sec. 2.3).
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 
 class Adjacency(str, Enum):
@@ -37,15 +39,16 @@ class Adjacency(str, Enum):
         return self.value
 
     @classmethod
-    def parse(cls, value: Any) -> "Adjacency":
+    def parse(cls, value: Any) -> Adjacency:
         """``value`` (an Adjacency or its string) as an :class:`Adjacency`."""
         from shufflekit.errors import InvalidParameter
 
         try:
             return cls(value)
         except ValueError:
-            raise InvalidParameter("adjacency", value,
-                                   "one of " + ", ".join(a.value for a in cls)) from None
+            raise InvalidParameter(
+                "adjacency", value, "one of " + ", ".join(a.value for a in cls)
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class ParamMap(dict):
     exposed ``params`` as a method keeps working.
     """
 
-    def __call__(self) -> "ParamMap":
+    def __call__(self) -> ParamMap:
         return self
 
 

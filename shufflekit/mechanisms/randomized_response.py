@@ -16,6 +16,7 @@ theirs) and output classes ``{x}, {x'}, {z}, rest`` (``k-3`` outputs of equal
 probability, carried as a multiplicity).  Every column's floor is
 :math:`\min_x R_x(y) = 1/(e^{\varepsilon_0}+k-1)`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -33,7 +34,7 @@ def _krr_probability(same: bool, eps0: Any, k: Any) -> Any:
     return sp.simplify(keep * (1 if same else 0) + uniform / k)
 
 
-ENUMERATE_UP_TO = 16   # numeric k above this is lumped by default
+ENUMERATE_UP_TO = 16  # numeric k above this is lumped by default
 SYMMETRY = "symmetric group on [k], acting on inputs and outputs together"
 
 
@@ -48,8 +49,14 @@ def k_randomized_response(k: Any, eps0: Any, *, lumped: bool | None = None) -> F
         classes = ("x", "x'", "z", "rest")
         mult = (1, 1, 1, k - 3)
         rows = [[_krr_probability(t == c, eps0, k) for c in classes] for t in types]
-        return FiniteMechanism.from_matrix(rows, inputs=types, outputs=classes, multiplicity=mult,
-                                           name="krr", params={"k": k, "eps0": eps0})
+        return FiniteMechanism.from_matrix(
+            rows,
+            inputs=types,
+            outputs=classes,
+            multiplicity=mult,
+            name="krr",
+            params={"k": k, "eps0": eps0},
+        )
     k = int(as_param(k, "k", low=2, integer=True))
     same = _krr_probability(True, eps0, k)
     other = _krr_probability(False, eps0, k)
@@ -60,12 +67,22 @@ def k_randomized_response(k: Any, eps0: Any, *, lumped: bool | None = None) -> F
         classes = (0, 1, 2, f"3..{k - 1}")
         rows = [[same if x == y else other for y in classes] for x in reps]
         return FiniteMechanism.from_matrix(
-            rows, inputs=reps, outputs=classes, multiplicity=(1, 1, 1, k - 3), name="krr",
+            rows,
+            inputs=reps,
+            outputs=classes,
+            multiplicity=(1, 1, 1, k - 3),
+            name="krr",
             params={"k": k, "eps0": eps0},
-            lumping=Lumping(alphabet=k, outputs=k, symmetry=SYMMETRY, floor=(other,) * 4))
+            lumping=Lumping(alphabet=k, outputs=k, symmetry=SYMMETRY, floor=(other,) * 4),
+        )
     rows = [[same if x == y else other for y in range(k)] for x in range(k)]
-    return FiniteMechanism.from_matrix(rows, inputs=tuple(range(k)), outputs=tuple(range(k)),
-                                       name="krr", params={"k": k, "eps0": eps0})
+    return FiniteMechanism.from_matrix(
+        rows,
+        inputs=tuple(range(k)),
+        outputs=tuple(range(k)),
+        name="krr",
+        params={"k": k, "eps0": eps0},
+    )
 
 
 def randomized_response(eps0: Any = None, *, p: Any = None) -> FiniteMechanism:
@@ -78,5 +95,10 @@ def randomized_response(eps0: Any = None, *, p: Any = None) -> FiniteMechanism:
     else:
         p = as_param(p, "p", low=0.5, high=1, high_open=True)
     rows = [[p, 1 - p], [1 - p, p]]
-    return FiniteMechanism.from_matrix(rows, inputs=(1, -1), outputs=(1, -1), name="rr",
-                                       params={"p": p} if eps0 is None else {"eps0": eps0, "p": p})
+    return FiniteMechanism.from_matrix(
+        rows,
+        inputs=(1, -1),
+        outputs=(1, -1),
+        name="rr",
+        params={"p": p} if eps0 is None else {"eps0": eps0, "p": p},
+    )

@@ -21,14 +21,16 @@ still ``> delta`` (so the true epsilon is at least that).  When an upper method 
 :math:`\varepsilon = \varepsilon_0` (every shuffled report is :math:`\varepsilon_0`-DP), with a
 note, not an error.
 """
+
 from __future__ import annotations
 
 import math
 import sys
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from shufflekit.errors import CannotCertify, InvalidParameter, UnsupportedMethod
 from shufflekit.numeric.bound import Bound, Kind
@@ -95,12 +97,18 @@ class Accountant(ABC):
         name = mech.get("name", type(self.mechanism).__name__)
         fields = mech.get("params", {k: v for k, v in mech.items() if k != "name"})
         params = ", ".join(f"{k}={v}" for k, v in dict(fields).items())
-        return (f"<{type(self).__name__} method={self.method!r} kind={Kind(self.kind).value} "
-                f"n={self.n} adjacency={self.adjacency!r} mechanism={name}({params})>")
+        return (
+            f"<{type(self).__name__} method={self.method!r} kind={Kind(self.kind).value} "
+            f"n={self.n} adjacency={self.adjacency!r} mechanism={name}({params})>"
+        )
 
-    def profile(self, epsilons: Sequence[float] | None = None,
-                deltas: Sequence[float] | None = None, *, progress: bool | None = None
-                ) -> "PrivacyProfile":
+    def profile(
+        self,
+        epsilons: Sequence[float] | None = None,
+        deltas: Sequence[float] | None = None,
+        *,
+        progress: bool | None = None,
+    ) -> PrivacyProfile:
         """Bounds at every epsilon of ``epsilons`` and every delta of ``deltas``.
 
         A progress bar is drawn on standard error when it is a terminal and ``progress`` is
@@ -110,19 +118,47 @@ class Accountant(ABC):
         targets = [("delta", check_epsilon(e)) for e in (epsilons or ())]
         targets += [("epsilon", check_delta(d)) for d in (deltas or ())]
         show = (len(targets) >= 5 if progress is None else progress) and bool(
-            getattr(sys.stderr, "isatty", lambda: False)())
+            getattr(sys.stderr, "isatty", lambda: False)()
+        )
         out = []
-        for quantity, t in tqdm(targets, desc=self.method, unit="pt", file=sys.stderr,
-                                disable=not show, leave=False):
+        for quantity, t in tqdm(
+            targets, desc=self.method, unit="pt", file=sys.stderr, disable=not show, leave=False
+        ):
             out.append(self.get_delta(t) if quantity == "delta" else self.get_epsilon(t))
-        return PrivacyProfile(tuple(out), method=self.method, kind=self.kind, n=self.n,
-                              adjacency=self.adjacency, mechanism=describe(self.mechanism))
+        return PrivacyProfile(
+            tuple(out),
+            method=self.method,
+            kind=self.kind,
+            n=self.n,
+            adjacency=self.adjacency,
+            mechanism=describe(self.mechanism),
+        )
 
     # helper for subclasses
-    def _bound(self, quantity: str, at: float, lo: float, hi: float, *, seconds: float = 0.0,
-               note: str = "", kind: Kind | None = None) -> Bound:
-        return Bound(quantity, float(at), float(lo), float(hi), kind or self.kind, self.method,
-                     self.adjacency, self.pairs, self.certificate, note, seconds)
+    def _bound(
+        self,
+        quantity: str,
+        at: float,
+        lo: float,
+        hi: float,
+        *,
+        seconds: float = 0.0,
+        note: str = "",
+        kind: Kind | None = None,
+    ) -> Bound:
+        return Bound(
+            quantity,
+            float(at),
+            float(lo),
+            float(hi),
+            kind or self.kind,
+            self.method,
+            self.adjacency,
+            self.pairs,
+            self.certificate,
+            note,
+            seconds,
+        )
 
 
 #: Words every note of the trivial fallback of :func:`_guarded` contains.
@@ -147,8 +183,9 @@ def _guarded(fn: Callable, name: str) -> Callable:
     plain = "epsilon" if name == "get_delta" else "delta"
 
     @functools.wraps(fn)
-    def wrapper(self: "Accountant", target: float | None = None, *args: Any,
-                **kwargs: Any) -> Bound:
+    def wrapper(
+        self: Accountant, target: float | None = None, *args: Any, **kwargs: Any
+    ) -> Bound:
         # dp_accounting's keyword names (target_epsilon / target_delta) and the plain ones
         for key in (keyword, plain):
             if key in kwargs:
@@ -162,6 +199,7 @@ def _guarded(fn: Callable, name: str) -> Callable:
                 return fn(self, target, *args, **kwargs)
             except ArithmeticError as exc:
                 return _trivially_valid(self, name, target, exc)
+
     wrapper._guarded = True  # type: ignore[attr-defined]
     return wrapper
 
@@ -169,24 +207,34 @@ def _guarded(fn: Callable, name: str) -> Callable:
 Accountant.get_epsilon = _guarded(Accountant.get_epsilon, "get_epsilon")  # type: ignore[method-assign]
 
 
-def _trivially_valid(acc: "Accountant", name: str, target: float, exc: Exception) -> Bound:
+def _trivially_valid(acc: Accountant, name: str, target: float, exc: Exception) -> Bound:
     """The fallback of :func:`_guarded` (see there)."""
-    why = (f"the {acc.method} arithmetic {FALLBACK_MARK} ({type(exc).__name__}: {exc})")
+    why = f"the {acc.method} arithmetic {FALLBACK_MARK} ({type(exc).__name__}: {exc})"
     kind = Kind(acc.kind)
     if name == "get_delta":
         target = check_epsilon(target)
         if kind is Kind.UPPER:
-            return acc._bound("delta", target, 0.0, 1.0, note=why + "; delta <= 1 is trivially valid")
+            return acc._bound(
+                "delta", target, 0.0, 1.0, note=why + "; delta <= 1 is trivially valid"
+            )
         if kind is Kind.LOWER:
-            return acc._bound("delta", target, 0.0, 0.0, note=why + "; delta >= 0 is trivially valid")
+            return acc._bound(
+                "delta", target, 0.0, 0.0, note=why + "; delta >= 0 is trivially valid"
+            )
     else:
         target = check_delta(target)
         if kind is Kind.UPPER and math.isfinite(acc.eps_max):
-            return acc._bound("epsilon", target, 0.0, float(acc.eps_max),
-                              note=why + f"; eps0 = {acc.eps_max:g} is trivially valid")
+            return acc._bound(
+                "epsilon",
+                target,
+                0.0,
+                float(acc.eps_max),
+                note=why + f"; eps0 = {acc.eps_max:g} is trivially valid",
+            )
         if kind is Kind.LOWER:
-            return acc._bound("epsilon", target, 0.0, 0.0,
-                              note=why + "; epsilon >= 0 is trivially valid")
+            return acc._bound(
+                "epsilon", target, 0.0, 0.0, note=why + "; epsilon >= 0 is trivially valid"
+            )
     raise CannotCertify(why) from None
 
 
@@ -236,9 +284,14 @@ class PrivacyProfile:
         return [b.delta for b in self.bounds]
 
     def as_dict(self) -> dict:
-        return {"mechanism": self.mechanism, "n": self.n, "method": self.method,
-                "kind": str(Kind(self.kind)), "adjacency": self.adjacency,
-                "points": [b.point() for b in self.bounds]}
+        return {
+            "mechanism": self.mechanism,
+            "n": self.n,
+            "method": self.method,
+            "kind": str(Kind(self.kind)),
+            "adjacency": self.adjacency,
+            "points": [b.point() for b in self.bounds],
+        }
 
     def plot(self, ax=None, **kwargs):
         """Draw delta(epsilon) on log-y axes (needs matplotlib)."""
@@ -247,16 +300,27 @@ class PrivacyProfile:
         ax = ax or plt.gca()
         pts = sorted(self.bounds, key=lambda b: b.epsilon)
         style = {"upper": "-", "lower": "--", "exact": "-"}.get(str(Kind(self.kind)), ":")
-        ax.semilogy([b.epsilon for b in pts], [max(b.delta, 1e-300) for b in pts], style,
-                    label=kwargs.pop("label", f"{self.method} ({Kind(self.kind)})"), **kwargs)
+        ax.semilogy(
+            [b.epsilon for b in pts],
+            [max(b.delta, 1e-300) for b in pts],
+            style,
+            label=kwargs.pop("label", f"{self.method} ({Kind(self.kind)})"),
+            **kwargs,
+        )
         ax.set_xlabel(r"$\varepsilon$")
         ax.set_ylabel(r"$\delta(\varepsilon)$")
         return ax
 
 
 # ===================================================================== inversion
-def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
-                 eps_start: float = 1e-3, max_iter: int = 200) -> Bound:
+def invert_delta(
+    acc: Accountant,
+    delta: float,
+    *,
+    rel_tol: float = 1e-9,
+    eps_start: float = 1e-3,
+    max_iter: int = 200,
+) -> Bound:
     r"""Bound on :math:`\varepsilon(\delta)` from a non-increasing bound on :math:`\delta(\varepsilon)`.
 
     The routine keeps a bracket ``[lo, hi]`` whose ends were both *evaluated*: at ``hi`` the
@@ -286,7 +350,7 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
     eps_max = float(acc.eps_max)
     log_delta = math.log(delta)
 
-    fallbacks: list[str] = []      # notes of evaluations answered by the trivial fallback
+    fallbacks: list[str] = []  # notes of evaluations answered by the trivial fallback
 
     def evaluate(eps: float) -> tuple[bool, float]:
         b = acc.get_delta(eps)
@@ -303,20 +367,26 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
 
     def unreachable(lo: float) -> Bound:
         if kind is Kind.UPPER and math.isfinite(eps_max):
-            return done(lo, eps_max, note=f"the {acc.method} bound does not reach delta={delta:g} "
-                        f"below eps0={eps_max:g}; eps0 is trivially valid (each report is "
-                        "eps0-DP)")
+            return done(
+                lo,
+                eps_max,
+                note=f"the {acc.method} bound does not reach delta={delta:g} "
+                f"below eps0={eps_max:g}; eps0 is trivially valid (each report is "
+                "eps0-DP)",
+            )
         if kind is Kind.LOWER:
-            return done(lo, lo, note=f"the lower bound stays above delta={delta:g} up to "
-                        f"epsilon={lo:g}")
-        raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} for any "
-                            f"epsilon <= {eps_max:g}")
+            return done(
+                lo, lo, note=f"the lower bound stays above delta={delta:g} up to epsilon={lo:g}"
+            )
+        raise CannotCertify(
+            f"the {acc.method} bound does not reach delta={delta:g} for any epsilon <= {eps_max:g}"
+        )
 
     # ---------------------------------------------------------------- bracketing
     start = eps_start if eps_start > 0 and math.isfinite(eps_start) else 1e-3
     e = min(start, eps_max)
     ok, s = evaluate(e)
-    if ok:                                         # below already: walk down
+    if ok:  # below already: walk down
         hi, s_hi = e, s
         while True:
             e = hi / 4.0
@@ -332,7 +402,7 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
             else:
                 lo, s_lo = e, s
                 break
-    else:                                          # above: walk up
+    else:  # above: walk up
         prev = None
         lo, s_lo = e, s
         while True:
@@ -345,8 +415,9 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
                 step = min(8.0, max(1.5, 1.1 * guess / lo))
             e = min(step * lo, eps_max) if math.isfinite(eps_max) else step * lo
             if e > 1e6:
-                raise CannotCertify(f"the {acc.method} bound does not reach delta={delta:g} "
-                                    "for any epsilon <= 1e6")
+                raise CannotCertify(
+                    f"the {acc.method} bound does not reach delta={delta:g} for any epsilon <= 1e6"
+                )
             ok, s = evaluate(e)
             if ok:
                 hi, s_hi = e, s
@@ -355,14 +426,14 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
 
     # ---------------------------------------------------------------- refining
     widths = [hi - lo]
-    side = 0                                       # which end moved last (-1 lo, +1 hi)
+    side = 0  # which end moved last (-1 lo, +1 hi)
     for _ in range(max_iter):
         width = hi - lo
         if width <= rel_tol * hi or hi < 1e-15:
             break
         guard = max(rel_tol * hi / 4.0, 1e-300)
         if len(widths) >= 4 and width > 0.5 * widths[-4]:
-            x = 0.5 * (lo + hi)                    # slow progress: bisect
+            x = 0.5 * (lo + hi)  # slow progress: bisect
         elif s_lo > s_hi and math.isfinite(s_lo) and math.isfinite(s_hi):
             x = lo + s_lo * width / (s_lo - s_hi)  # regula falsi on the score
         else:
@@ -372,7 +443,7 @@ def invert_delta(acc: Accountant, delta: float, *, rel_tol: float = 1e-9,
             break
         ok, s = evaluate(x)
         if ok:
-            if side == 1:                          # Anderson-Bjorck: damp the stale end
+            if side == 1:  # Anderson-Bjorck: damp the stale end
                 m = 1.0 - s / s_hi if s_hi != 0 else 0.5
                 s_lo *= m if m > 0 else 0.5
             hi, s_hi, side = x, s, 1
@@ -396,8 +467,8 @@ class MethodInfo:
     supports: Callable[[Any], bool | str]
     adjacencies: tuple[str, ...]
     summary: str
-    default_for: Callable[[Any, int], bool] | None = None   # (mechanism, n) -> is default
-    options: tuple[str, ...] = ()       # the keyword options the method accepts
+    default_for: Callable[[Any, int], bool] | None = None  # (mechanism, n) -> is default
+    options: tuple[str, ...] = ()  # the keyword options the method accepts
 
     def check(self, mechanism: Any) -> str | None:
         """None if the method applies to ``mechanism``, else the reason it does not."""
@@ -410,10 +481,16 @@ class MethodInfo:
 _REGISTRY: dict[str, MethodInfo] = {}
 
 
-def register(name: str, *, kind: Kind | str, supports: Callable[[Any], bool | str],
-             adjacencies: Iterable[str] = ADJACENCIES, summary: str = "",
-             default_for: Callable[[Any, int], bool] | None = None,
-             options: Iterable[str] = ()):
+def register(
+    name: str,
+    *,
+    kind: Kind | str,
+    supports: Callable[[Any], bool | str],
+    adjacencies: Iterable[str] = ADJACENCIES,
+    summary: str = "",
+    default_for: Callable[[Any, int], bool] | None = None,
+    options: Iterable[str] = (),
+):
     """Decorator registering ``factory(mechanism, n, adjacency=..., **options) -> Accountant``.
 
     ``default_for(mechanism, n)`` says whether the method is the default for ``n`` reports of
@@ -421,9 +498,16 @@ def register(name: str, *, kind: Kind | str, supports: Callable[[Any], bool | st
     options the method accepts (any other is an error, never silently ignored)."""
 
     def deco(factory: Callable[..., Accountant]) -> Callable[..., Accountant]:
-        _REGISTRY[name] = MethodInfo(name, Kind(kind), factory, supports, tuple(adjacencies),
-                                     summary or (factory.__doc__ or "").strip().split("\n")[0],
-                                     default_for, tuple(options))
+        _REGISTRY[name] = MethodInfo(
+            name,
+            Kind(kind),
+            factory,
+            supports,
+            tuple(adjacencies),
+            summary or (factory.__doc__ or "").strip().split("\n")[0],
+            default_for,
+            tuple(options),
+        )
         return factory
 
     return deco
@@ -466,15 +550,19 @@ def default_method(mechanism: Any, n: int = 1) -> str:
             return m.name
     applicable = methods(mechanism)
     if not applicable:
-        raise InvalidParameter("mechanism", describe(mechanism).get("name", mechanism),
-                               "a mechanism some method supports (see `shufflekit list methods`)")
+        raise InvalidParameter(
+            "mechanism",
+            describe(mechanism).get("name", mechanism),
+            "a mechanism some method supports (see `shufflekit list methods`)",
+        )
     certified = [m for m in applicable if m.kind is Kind.UPPER]
     return (certified or applicable)[0].name
 
 
 @keeps_caller_state
-def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str | None = None,
-               **options: Any) -> Accountant:
+def accountant(
+    mechanism: Any, n: int, method: str | None = None, adjacency: str | None = None, **options: Any
+) -> Accountant:
     """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``.
 
     ``adjacency`` defaults to the first relation the method supports (``replace-one`` for the
@@ -489,7 +577,7 @@ def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str
     >>> print(b.kind.value, f"{b.hi:.4f}")
     upper 0.3805
     """
-    n = check_accountant_inputs(mechanism, n)     # the documented domain (validation.DOMAINS)
+    n = check_accountant_inputs(mechanism, n)  # the documented domain (validation.DOMAINS)
     name = method or default_method(mechanism, n)
     info = method_info(name)
     why = info.check(mechanism)
@@ -498,8 +586,9 @@ def accountant(mechanism: Any, n: int, method: str | None = None, adjacency: str
         raise UnsupportedMethod(name, f"for this mechanism: {ok}", why)
     adj = adjacency or info.adjacencies[0]
     if adj not in info.adjacencies:
-        raise InvalidParameter("adjacency", adj, "one of " + ", ".join(info.adjacencies),
-                               f"for method {name}")
+        raise InvalidParameter(
+            "adjacency", adj, "one of " + ", ".join(info.adjacencies), f"for method {name}"
+        )
     check_options(name, options)
     return info.factory(mechanism, n, adjacency=adj, **options)
 
@@ -519,5 +608,9 @@ def check_options(method: str | None, options: Any) -> None:
         if key not in allowed:
             near = difflib.get_close_matches(str(key), allowed, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise InvalidParameter("option", key, f"options of {where}: "
-                                   + (", ".join(allowed) or "none"), f"unknown option{hint}")
+            raise InvalidParameter(
+                "option",
+                key,
+                f"options of {where}: " + (", ".join(allowed) or "none"),
+                f"unknown option{hint}",
+            )

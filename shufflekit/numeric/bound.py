@@ -26,6 +26,7 @@ python-flint ``arb`` ball into the tightest float interval containing it (exact 
 no underflow to the unsafe side), so a value computed in Arb keeps its certificate when it is
 reported as floats.
 """
+
 from __future__ import annotations
 
 import math
@@ -152,24 +153,34 @@ class Bound:
 
     # ------------------------------------------------------------- building
     @classmethod
-    def from_arb(cls, quantity: Quantity, at: float, ball: Any, **fields: Any) -> "Bound":
+    def from_arb(cls, quantity: Quantity, at: float, ball: Any, **fields: Any) -> Bound:
         """A bound whose enclosure is the Arb ball ``ball`` (rounded outward to floats)."""
         lo, hi = interval_of_arb(ball)
-        if quantity == "delta":          # a hockey-stick divergence lies in [0, 1]
+        if quantity == "delta":  # a hockey-stick divergence lies in [0, 1]
             lo, hi = min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0)
         return cls(quantity, float(at), lo, hi, **fields)
 
-    def with_(self, **changes: Any) -> "Bound":
+    def with_(self, **changes: Any) -> Bound:
         return replace(self, **changes)
 
     # ------------------------------------------------------------- printing
     def point(self) -> dict:
         """The point shape shared by every command: epsilon, delta, bound, error, lo, hi, ..."""
-        return {"epsilon": self.epsilon, "delta": self.delta, "bound": str(self.kind),
-                "error": self.width, "quantity": self.quantity, "lo": self.lo, "hi": self.hi,
-                "method": self.method, "adjacency": self.adjacency, "pairs": self.pairs,
-                "certificate": self.certificate, "note": self.note,
-                "seconds": round(self.seconds, 6)}
+        return {
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "bound": str(self.kind),
+            "error": self.width,
+            "quantity": self.quantity,
+            "lo": self.lo,
+            "hi": self.hi,
+            "method": self.method,
+            "adjacency": self.adjacency,
+            "pairs": self.pairs,
+            "certificate": self.certificate,
+            "note": self.note,
+            "seconds": round(self.seconds, 6),
+        }
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -179,7 +190,9 @@ class Bound:
     def __str__(self) -> str:
         sym = "delta" if self.quantity == "delta" else "epsilon"
         arg = "epsilon" if self.quantity == "delta" else "delta"
-        text = (f"{sym}({arg}={self.at:.6g}) {self.kind}: {self.value:.10g} "
-                f"in [{self.lo:.10g}, {self.hi:.10g}]  [{self.method}, {self.adjacency}, "
-                f"pairs: {self.pairs}]")
+        text = (
+            f"{sym}({arg}={self.at:.6g}) {self.kind}: {self.value:.10g} "
+            f"in [{self.lo:.10g}, {self.hi:.10g}]  [{self.method}, {self.adjacency}, "
+            f"pairs: {self.pairs}]"
+        )
         return text + (f"  note: {self.note}" if self.note else "")

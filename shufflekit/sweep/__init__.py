@@ -5,6 +5,7 @@
     from shufflekit.sweep import load_spec, run_sweep
     summary = run_sweep(load_spec("examples/sweeps/figure2.toml"), "out.csv", workers=2)
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,10 +17,17 @@ from shufflekit.sweep.spec import Spec, Task, load_spec, parse_spec
 from shufflekit.sweep.task import compute, task_key
 
 
-def run_sweep(spec: Spec, output: str | None = None, *, workers: int | None = None,
-              scheduler: str | None = None, use_cache: bool = True,
-              cache_dir: str | Path | None = None, fmt: str | None = None,
-              progress: bool = True) -> tuple[SweepSummary, list[dict]]:
+def run_sweep(
+    spec: Spec,
+    output: str | None = None,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    use_cache: bool = True,
+    cache_dir: str | Path | None = None,
+    fmt: str | None = None,
+    progress: bool = True,
+) -> tuple[SweepSummary, list[dict]]:
     """Run ``spec``, streaming rows to ``output`` (CSV/JSON/JSONL/Parquet by extension).
 
     Rows are written in spec order (``row["index"]`` 0, 1, 2, ...); returns the summary and the
@@ -28,10 +36,29 @@ def run_sweep(spec: Spec, output: str | None = None, *, workers: int | None = No
     """
     cache = PointCache(Path(cache_dir) if cache_dir else default_cache_dir(), enabled=use_cache)
     with RowWriter(output, columns_for(spec.param_names), fmt) as writer:
-        summary = run_tasks(spec.tasks, writer.write, workers=workers, scheduler=scheduler,
-                            cache=cache, progress=progress)
+        summary = run_tasks(
+            spec.tasks,
+            writer.write,
+            workers=workers,
+            scheduler=scheduler,
+            cache=cache,
+            progress=progress,
+        )
     return summary, sorted(writer.rows, key=lambda r: r["index"])
 
 
-__all__ = ["PointCache", "RowWriter", "Spec", "SweepSummary", "Task", "columns_for", "compute",
-           "default_cache_dir", "load_spec", "parse_spec", "run_sweep", "run_tasks", "task_key"]
+__all__ = [
+    "PointCache",
+    "RowWriter",
+    "Spec",
+    "SweepSummary",
+    "Task",
+    "columns_for",
+    "compute",
+    "default_cache_dir",
+    "load_spec",
+    "parse_spec",
+    "run_sweep",
+    "run_tasks",
+    "task_key",
+]

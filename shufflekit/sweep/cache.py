@@ -3,6 +3,7 @@
 Only successful points are stored, so a point that failed is retried on the next run.  The
 key contains the shufflekit version and the arithmetic, so an upgrade recomputes everything.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,4 +47,4 @@ class PointCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(row, default=str))
-        tmp.replace(path)            # atomic: a killed sweep never leaves half a file
+        tmp.replace(path)  # atomic: a killed sweep never leaves half a file

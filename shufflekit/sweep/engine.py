@@ -15,6 +15,7 @@ batches first, so cheap points fill the gaps at the end.  Rows reach the sink in
 row, still in spec order, with gaps where points did not finish.  Every finished point is in the
 cache as soon as it finishes, whatever its place in the order.
 """
+
 from __future__ import annotations
 
 import logging
@@ -22,8 +23,8 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from threadpoolctl import threadpool_limits
 from tqdm import tqdm
@@ -76,8 +77,9 @@ CONNECT_TIMEOUT = "10s"
 LOCAL_CLUSTER_CONFIG = {
     "distributed.scheduler.worker-saturation": 1.0,
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-    "distributed.worker.multiprocessing-method":
-        "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn",
+    "distributed.worker.multiprocessing-method": "forkserver"
+    if "forkserver" in multiprocessing.get_all_start_methods()
+    else "spawn",
 }
 
 
@@ -108,14 +110,15 @@ def on_terminal() -> bool:
 
 
 def _run_serial(todo: list[tuple[int, Task]], sink: RowSink, bar) -> None:
-    with threadpool_limits(limits=1):       # one core, like one Dask worker
+    with threadpool_limits(limits=1):  # one core, like one Dask worker
         for index, task in todo:
             sink(compute(task, index))
             bar.update()
 
 
-def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
-              scheduler: str | None) -> tuple[float, float]:
+def _run_dask(
+    todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int, scheduler: str | None
+) -> tuple[float, float]:
     """Compute ``todo`` on Dask; returns (start-up seconds, teardown seconds)."""
     import dask
     from distributed import Client, LocalCluster, as_completed
@@ -126,25 +129,36 @@ def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
     cluster = None
     if scheduler is None:
         with dask.config.set(LOCAL_CLUSTER_CONFIG):
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
         client = Client(cluster)
     else:
         try:
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as exc:
-            raise InvalidParameter("scheduler", scheduler, "the address of a running Dask "
-                                   "scheduler (tcp://host:port)", str(exc)) from None
+            raise InvalidParameter(
+                "scheduler",
+                scheduler,
+                "the address of a running Dask scheduler (tcp://host:port)",
+                str(exc),
+            ) from None
     futures = []
     t2 = None
     try:
         client.register_plugin(WarmUp())
         t1 = time.perf_counter()
-        if scheduler is not None:        # an existing cluster: plan for the threads it has
+        if scheduler is not None:  # an existing cluster: plan for the threads it has
             workers = sum(client.nthreads().values()) or workers
         batches = plan_batches(todo, workers)
-        futures = [client.submit(compute_group, batch, pure=False, priority=len(batches) - rank)
-                   for rank, batch in enumerate(batches)]
+        futures = [
+            client.submit(compute_group, batch, pure=False, priority=len(batches) - rank)
+            for rank, batch in enumerate(batches)
+        ]
         for fut in as_completed(futures):
             for row in fut.result():
                 sink(row)
@@ -163,8 +177,9 @@ def _run_dask(todo: list[tuple[int, Task]], sink: RowSink, bar, workers: int,
 
 def check_workers(requested: int | None) -> int | None:
     """``requested`` if it is ``None`` or an integer >= 1."""
-    if requested is not None and (isinstance(requested, bool) or not isinstance(requested, int)
-                                  or requested < 1):
+    if requested is not None and (
+        isinstance(requested, bool) or not isinstance(requested, int) or requested < 1
+    ):
         raise InvalidParameter("workers", requested, "range [1, inf) (integer)")
     return requested
 
@@ -180,22 +195,29 @@ def local_workers(requested: int | None, cores: int | None = None) -> tuple[int,
     if requested is None:
         return cores, None
     if requested > cores:
-        return cores, (f"--workers {requested} is more than the {cores} core(s) of this machine; "
-                       f"using {cores}")
+        return cores, (
+            f"--workers {requested} is more than the {cores} core(s) of this machine; using {cores}"
+        )
     return requested, None
 
 
-def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = None,
-              scheduler: str | None = None, cache: PointCache | None = None,
-              progress: bool = True) -> SweepSummary:
+def run_tasks(
+    tasks: Iterable[Task],
+    sink: RowSink,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    cache: PointCache | None = None,
+    progress: bool = True,
+) -> SweepSummary:
     """Compute every task (cache first), passing each finished row to ``sink`` in spec order;
     a local cluster has at most one worker per core (:func:`local_workers`).  The progress bar
     is drawn when ``progress`` is true and standard error is a terminal."""
     t0 = time.perf_counter()
     tasks = list(tasks)
     if scheduler is None:
-        workers = local_workers(workers)[0]          # at most one per core
-    else:                                            # an existing cluster keeps its own size
+        workers = local_workers(workers)[0]  # at most one per core
+    else:  # an existing cluster keeps its own size
         workers = check_workers(workers) or (os.cpu_count() or 1)
     cache = cache or PointCache(root=None, enabled=False)  # type: ignore[arg-type]
     ordered = InOrder(sink)
@@ -218,8 +240,14 @@ def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = Non
                 cached += 1
             else:
                 todo.append((index, task))
-        bar = tqdm(total=len(todo), desc="sweep", unit="pt", file=sys.stderr,
-                   disable=not (progress and todo and on_terminal()), leave=False)
+        bar = tqdm(
+            total=len(todo),
+            desc="sweep",
+            unit="pt",
+            file=sys.stderr,
+            disable=not (progress and todo and on_terminal()),
+            leave=False,
+        )
         if scheduler is None and (workers == 1 or len(todo) <= 1):
             _run_serial(todo, store, bar)
         elif todo:
@@ -228,7 +256,14 @@ def run_tasks(tasks: Iterable[Task], sink: RowSink, *, workers: int | None = Non
         if bar is not None:
             bar.close()
         ordered.flush()
-    return SweepSummary(total=len(tasks), cached=cached, computed=len(todo), errors=errors,
-                        seconds=time.perf_counter() - t0,
-                        workers=1 if scheduler is None and workers == 1 else workers,
-                        scheduler=scheduler, startup=startup, teardown=teardown)
+    return SweepSummary(
+        total=len(tasks),
+        cached=cached,
+        computed=len(todo),
+        errors=errors,
+        seconds=time.perf_counter() - t0,
+        workers=1 if scheduler is None and workers == 1 else workers,
+        scheduler=scheduler,
+        startup=startup,
+        teardown=teardown,
+    )

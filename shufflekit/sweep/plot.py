@@ -15,19 +15,37 @@ the line styles and markers to the other, and no two curves share a colour, line
 marker, so a 24-curve grid (Figure 2 of Su-Cheng-Wang 2026: 4 settings times up to 7 methods) stays
 readable.
 """
+
 from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from shufflekit.errors import InvalidParameter
 
 #: Columns that are outputs of a point (not inputs that could name a curve or be the x axis).
-_OUTPUTS = ("index", "epsilon", "delta", "bound", "lo", "hi", "error", "pairs", "note",
-            "certificate", "seconds", "status", "message", "cached", "version", "key",
-            "quantity")
+_OUTPUTS = (
+    "index",
+    "epsilon",
+    "delta",
+    "bound",
+    "lo",
+    "hi",
+    "error",
+    "pairs",
+    "note",
+    "certificate",
+    "seconds",
+    "status",
+    "message",
+    "cached",
+    "version",
+    "key",
+    "quantity",
+)
 #: Input columns that are not mechanism parameters.
 _INPUTS = ("mechanism", "n", "method", "adjacency", "target")
 
@@ -51,15 +69,17 @@ def _text(value: Any) -> str:
 
 def param_names(rows: Sequence[dict]) -> list[str]:
     """The mechanism parameter columns of ``rows`` (in their first-seen order)."""
-    return list(dict.fromkeys(k for r in rows for k in r
-                              if k not in _OUTPUTS and k not in _INPUTS))
+    return list(dict.fromkeys(k for r in rows for k in r if k not in _OUTPUTS and k not in _INPUTS))
 
 
 def x_candidates(rows: Sequence[dict]) -> list[str]:
     """Columns that can be the x axis: ``target``, ``n`` and the numeric parameters."""
-    params = [k for k in param_names(rows)
-              if all(r.get(k) is None or _is_number(r.get(k)) for r in rows)
-              and any(r.get(k) is not None for r in rows)]
+    params = [
+        k
+        for k in param_names(rows)
+        if all(r.get(k) is None or _is_number(r.get(k)) for r in rows)
+        and any(r.get(k) is not None for r in rows)
+    ]
     return ["target", "n", *params]
 
 
@@ -93,7 +113,7 @@ def _styles(keys: list[tuple]) -> dict[tuple, dict]:
     """A distinct (colour, line style, marker) for every curve key ``(setting, method)``."""
     settings = list(dict.fromkeys(k[0] for k in keys))
     methods = list(dict.fromkeys(k[1] for k in keys))
-    by_method = len(methods) >= len(settings)     # the palette goes to the larger group
+    by_method = len(methods) >= len(settings)  # the palette goes to the larger group
     used: set[tuple] = set()
     out = {}
     for key in keys:
@@ -136,16 +156,29 @@ def figure(rows: Sequence[dict], x: str | None = None, title: str | None = None)
     if x not in x_candidates(ok):
         raise InvalidParameter("plot-x", x, "one of " + ", ".join(x_candidates(ok)))
     names = param_names(ok)
-    curves: dict[str, dict[tuple, list[tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
+    curves: dict[str, dict[tuple, list[tuple[float, float]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     fields: dict[tuple, dict] = {}
     for r in ok:
         params = tuple((k, r.get(k)) for k in names if r.get(k) is not None)
-        setting = (r["mechanism"], params, r["n"] if x != "n" else None,
-                   r["target"] if x != "target" else None, r.get("adjacency"))
+        setting = (
+            r["mechanism"],
+            params,
+            r["n"] if x != "n" else None,
+            r["target"] if x != "target" else None,
+            r.get("adjacency"),
+        )
         key = (setting, r.get("method"))
-        fields[key] = {"mechanism": r["mechanism"], "params": params, "n": r["n"],
-                       "target": r["target"], "quantity": r["quantity"], "method": r.get("method"),
-                       "adjacency": r.get("adjacency")}
+        fields[key] = {
+            "mechanism": r["mechanism"],
+            "params": params,
+            "n": r["n"],
+            "target": r["target"],
+            "quantity": r["quantity"],
+            "method": r.get("method"),
+            "adjacency": r.get("adjacency"),
+        }
         y = r["epsilon"] if r["quantity"] == "epsilon" else r["delta"]
         if r.get(x) is None or y is None:
             continue
@@ -154,8 +187,12 @@ def figure(rows: Sequence[dict], x: str | None = None, title: str | None = None)
     show_adjacency = len({f["adjacency"] for f in fields.values()}) > 1
     n_curves = max(len(c) for c in curves.values())
     with plt.style.context(str(STYLE)):
-        fig, axes = plt.subplots(len(answers), 1, squeeze=False,
-                                 figsize=(5.2, 3.0 * len(answers) + 0.12 * max(0, n_curves - 12)))
+        fig, axes = plt.subplots(
+            len(answers),
+            1,
+            squeeze=False,
+            figsize=(5.2, 3.0 * len(answers) + 0.12 * max(0, n_curves - 12)),
+        )
         for ax, answer in zip(axes[:, 0], answers):
             keys = sorted(curves[answer], key=lambda k: (str(k[0]), str(k[1])))
             styles = _styles(keys)
@@ -164,31 +201,45 @@ def figure(rows: Sequence[dict], x: str | None = None, title: str | None = None)
                 pts = sorted(curves[answer][key])
                 xs_all += [p[0] for p in pts]
                 ys_all += [p[1] for p in pts]
-            if x == "target":             # a delta target on a log scale, an epsilon not
+            if x == "target":  # a delta target on a log scale, an epsilon not
                 log_x = answer == "epsilon"
-            else:                            # n, or a parameter spanning two decades
+            else:  # n, or a parameter spanning two decades
                 log_x = x == "n" or _log_scale(xs_all, 100.0)
             log_y = answer == "delta" or _log_scale(ys_all)
             for key in keys:
                 pts = sorted(curves[answer][key])
                 xs = [p[0] if not log_x or p[0] > 0 else math.nan for p in pts]
-                ys = [p[1] if math.isfinite(p[1]) and (not log_y or p[1] > 0) else math.nan
-                      for p in pts]
-                ax.plot(xs, ys, ms=3, mfc="none",
-                        label=curve_label(fields[key], x, show_adjacency), **styles[key])
+                ys = [
+                    p[1] if math.isfinite(p[1]) and (not log_y or p[1] > 0) else math.nan
+                    for p in pts
+                ]
+                ax.plot(
+                    xs,
+                    ys,
+                    ms=3,
+                    mfc="none",
+                    label=curve_label(fields[key], x, show_adjacency),
+                    **styles[key],
+                )
             ax.set_xscale("log" if log_x else "linear")
             ax.set_yscale("log" if log_y else "linear")
             ax.set_xlabel(target_name(answer) if x == "target" else x)
             ax.set_ylabel(answer)
-            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                      ncol=1 if len(keys) <= 16 else 2, frameon=False)
+            ax.legend(
+                loc="upper left",
+                bbox_to_anchor=(1.02, 1.0),
+                borderaxespad=0.0,
+                ncol=1 if len(keys) <= 16 else 2,
+                frameon=False,
+            )
         if title:
             axes[0, 0].set_title(title)
     return fig, x
 
 
-def plot_rows(rows: Sequence[dict], path: str, x: str | None = None,
-              title: str | None = None) -> str:
+def plot_rows(
+    rows: Sequence[dict], path: str, x: str | None = None, title: str | None = None
+) -> str:
     """Save the :func:`figure` of ``rows`` to ``path``; returns the x column."""
     import matplotlib.pyplot as plt
 

@@ -12,10 +12,11 @@ task :math:`p_{\max}`, and the cheap points that come last fill the gaps.
 
 The estimate only orders work: a wrong estimate costs time, never a wrong number.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from shufflekit.sweep.spec import Task
 from shufflekit.sweep.task import curve_key
@@ -75,7 +76,7 @@ def point_cost(task: Task) -> float:
     r = log_amplification_ratio(task)
     if r is None:
         return share
-    return share * (1.0 + HARD_WEIGHT * math.exp(-((r - HARD_PEAK) / HARD_WIDTH) ** 2))
+    return share * (1.0 + HARD_WEIGHT * math.exp(-(((r - HARD_PEAK) / HARD_WIDTH) ** 2)))
 
 
 def batch_cost(batch: Sequence[Indexed]) -> float:

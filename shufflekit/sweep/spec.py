@@ -28,15 +28,17 @@ documents for the option of the same name (one table, :data:`shufflekit.validati
 is counted from the axis lengths, before any axis is expanded, and is at most
 :data:`MAX_POINTS`.
 """
+
 from __future__ import annotations
 
 import difflib
 import itertools
 import math
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -65,14 +67,21 @@ class Task:
     n: int
     method: str | None
     adjacency: str | None
-    quantity: str            # "epsilon" (target is a delta) or "delta" (target is an epsilon)
+    quantity: str  # "epsilon" (target is a delta) or "delta" (target is an epsilon)
     target: float
     options: tuple[tuple[str, Any], ...] = ()
 
     def as_dict(self) -> dict:
-        return {"mechanism": self.mechanism, "params": dict(self.params), "n": self.n,
-                "method": self.method, "adjacency": self.adjacency, "quantity": self.quantity,
-                "target": self.target, "options": dict(self.options)}
+        return {
+            "mechanism": self.mechanism,
+            "params": dict(self.params),
+            "n": self.n,
+            "method": self.method,
+            "adjacency": self.adjacency,
+            "quantity": self.quantity,
+            "target": self.target,
+            "options": dict(self.options),
+        }
 
 
 @dataclass(frozen=True)
@@ -93,8 +102,11 @@ def _range_args(key: str, value: dict) -> tuple[str, list]:
     """The form and the three arguments of a range entry, checked."""
     forms = [f for f in RANGE_FORMS if f in value]
     if len(forms) != 1 or len(value) != 1:
-        raise InvalidParameter(key, value, "a scalar, a list, or one of "
-                               + ", ".join(f"{{{f} = [...]}}" for f in RANGE_FORMS))
+        raise InvalidParameter(
+            key,
+            value,
+            "a scalar, a list, or one of " + ", ".join(f"{{{f} = [...]}}" for f in RANGE_FORMS),
+        )
     form, args = forms[0], value[forms[0]]
     if not isinstance(args, list) or len(args) != 3:
         raise InvalidParameter(f"{key}.{form}", args, "a list of three numbers")
@@ -105,8 +117,9 @@ def _range_args(key: str, value: dict) -> tuple[str, list]:
     a, b, num = args
     if not isinstance(num, int) or isinstance(num, bool) or num < 1:
         raise InvalidParameter(f"{key}.{form}[2]", num, "range [1, inf) (integer)")
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-               for x in (a, b)):
+    if not all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in (a, b)
+    ):
         raise InvalidParameter(f"{key}.{form}", args, "finite numbers for the ends")
     if form == "geomspace" and (a <= 0 or b <= 0):
         raise InvalidParameter(f"{key}.geomspace", args, "positive ends")
@@ -148,13 +161,15 @@ def grid_size(grid: dict, where: str = "grid") -> int:
     mode = grid.get("mode", "product")
     if mode not in ("product", "zip"):
         raise InvalidParameter(f"{where}.mode", mode, "one of product, zip")
-    lengths = {k: axis_length(f"{where}.{k}", v) for k, v in grid.items()
-               if k not in ("mode", "options")}
+    lengths = {
+        k: axis_length(f"{where}.{k}", v) for k, v in grid.items() if k not in ("mode", "options")
+    }
     if mode == "zip":
         long = {n for n in lengths.values() if n > 1}
         if len(long) > 1:
-            raise InvalidParameter(f"{where}.mode", "zip",
-                                   f"lists of one common length (got lengths {sorted(long)})")
+            raise InvalidParameter(
+                f"{where}.mode", "zip", f"lists of one common length (got lengths {sorted(long)})"
+            )
         return long.pop() if long else 1
     return math.prod(lengths.values())
 
@@ -162,9 +177,12 @@ def grid_size(grid: dict, where: str = "grid") -> int:
 def check_size(size: int, where: str = "spec") -> int:
     """``size`` if it is at most :data:`MAX_POINTS`, else an error naming both."""
     if size > MAX_POINTS:
-        raise InvalidParameter(f"{where} size", size, f"at most {MAX_POINTS} points per sweep",
-                               f"the grid expands to {size} points; split it or use fewer "
-                               "values per axis")
+        raise InvalidParameter(
+            f"{where} size",
+            size,
+            f"at most {MAX_POINTS} points per sweep",
+            f"the grid expands to {size} points; split it or use fewer values per axis",
+        )
     return size
 
 
@@ -178,12 +196,16 @@ def _mechanism_names(where: str, grid: dict) -> list[str]:
     from shufflekit.mechanisms import MECHANISMS, NAMES
 
     if "mechanism" not in grid:
-        raise InvalidParameter(f"{where}.mechanism", None, "a mechanism name (e.g. \"krr\")")
+        raise InvalidParameter(f"{where}.mechanism", None, 'a mechanism name (e.g. "krr")')
     names = expand_values(f"{where}.mechanism", grid["mechanism"])
     for name in names:
         if not isinstance(name, str) or name not in MECHANISMS:
-            raise InvalidParameter(f"{where}.mechanism", name, "one of " + ", ".join(NAMES),
-                                   _nearest(str(name), NAMES) or "unknown mechanism")
+            raise InvalidParameter(
+                f"{where}.mechanism",
+                name,
+                "one of " + ", ".join(NAMES),
+                _nearest(str(name), NAMES) or "unknown mechanism",
+            )
     return names
 
 
@@ -199,48 +221,72 @@ def check_keys(grid: dict, where: str = "grid") -> None:
         if key in RESERVED:
             continue
         if not isinstance(key, str) or key not in every:
-            valid = [*RESERVED, *sorted({p for m in names for p in (*MECHANISMS[m].required,
-                                                                    *MECHANISMS[m].optional)})]
-            raise InvalidParameter(f"{where} key", key, "one of " + ", ".join(valid),
-                                   "unknown key; " + (_nearest(str(key), [*RESERVED, *every])
-                                                      or "not a parameter of any mechanism"))
+            valid = [
+                *RESERVED,
+                *sorted(
+                    {p for m in names for p in (*MECHANISMS[m].required, *MECHANISMS[m].optional)}
+                ),
+            ]
+            raise InvalidParameter(
+                f"{where} key",
+                key,
+                "one of " + ", ".join(valid),
+                "unknown key; "
+                + (_nearest(str(key), [*RESERVED, *every]) or "not a parameter of any mechanism"),
+            )
         for m in names:
             spec = MECHANISMS[m]
             if key not in (*spec.required, *spec.optional):
-                raise InvalidParameter(f"{where}.{key}", grid[key], f"the parameters of {m}: "
-                                       + (", ".join((*spec.required, *spec.optional)) or "none"),
-                                       f"{key} does not apply to {m}; give it in a [[grid]] "
-                                       "of its own")
+                raise InvalidParameter(
+                    f"{where}.{key}",
+                    grid[key],
+                    f"the parameters of {m}: "
+                    + (", ".join((*spec.required, *spec.optional)) or "none"),
+                    f"{key} does not apply to {m}; give it in a [[grid]] of its own",
+                )
     for m in names:
         for key in MECHANISMS[m].required:
             if key not in grid:
-                raise InvalidParameter(f"{where}.{key}", None, f"a value (mechanism {m} "
-                                       f"requires {', '.join(MECHANISMS[m].required)})")
+                raise InvalidParameter(
+                    f"{where}.{key}",
+                    None,
+                    f"a value (mechanism {m} requires {', '.join(MECHANISMS[m].required)})",
+                )
         group = ONE_OF.get(m, ())
         if group and sum(k in grid for k in group) != 1:
-            raise InvalidParameter(f"{where}.{'/'.join(group)}", None, f"exactly one of "
-                                   f"{' or '.join(group)} for {m}", "they exclude each other")
+            raise InvalidParameter(
+                f"{where}.{'/'.join(group)}",
+                None,
+                f"exactly one of {' or '.join(group)} for {m}",
+                "they exclude each other",
+            )
     if "n" not in grid:
         raise InvalidParameter(f"{where}.n", None, "an integer in [1, 1e9] or a list/range of them")
     if ("epsilon" in grid) == ("delta" in grid):
-        raise InvalidParameter(f"{where}.epsilon/delta", None,
-                               "exactly one of epsilon (-> delta bounds) or delta (-> epsilon bounds)")
+        raise InvalidParameter(
+            f"{where}.epsilon/delta",
+            None,
+            "exactly one of epsilon (-> delta bounds) or delta (-> epsilon bounds)",
+        )
     options = grid.get("options", {})
     if not isinstance(options, dict) or not all(
-            isinstance(v, (int, float, str)) for v in options.values()):
-        raise InvalidParameter(f"{where}.options", options, "a table of method options "
-                               "(numbers or strings)")
+        isinstance(v, (int, float, str)) for v in options.values()
+    ):
+        raise InvalidParameter(
+            f"{where}.options", options, "a table of method options (numbers or strings)"
+        )
     from shufflekit.numeric.accountant import check_options
 
     methods = grid.get("method")
-    for method in (methods if isinstance(methods, list) else [methods]):
+    for method in methods if isinstance(methods, list) else [methods]:
         if method is not None and method not in _method_names():
-            continue                      # an unknown method is reported by its own check
+            continue  # an unknown method is reported by its own check
         try:
             check_options(method, options)
         except InvalidParameter as exc:
-            raise InvalidParameter(f"{where}.options.{exc.value}", exc.value, exc.allowed,
-                                   exc.why) from None
+            raise InvalidParameter(
+                f"{where}.options.{exc.value}", exc.value, exc.allowed, exc.why
+            ) from None
 
 
 def _clean(where: str, key: str, value: Any) -> Any:
@@ -260,21 +306,29 @@ def _clean_value(key: str, value: Any) -> Any:
     """One value of a grid, checked against the documented range of the command line's option
     of the same name (:data:`shufflekit.validation.DOMAINS`)."""
     if key == "n":
-        return DOMAINS["n"].check("n", round(value) if isinstance(value, float)
-                                  and math.isfinite(value) else value)
+        return DOMAINS["n"].check(
+            "n", round(value) if isinstance(value, float) and math.isfinite(value) else value
+        )
     if key in ("mechanism", "method"):
         if not isinstance(value, str) or not value:
             raise InvalidParameter(key, value, "a non-empty string")
         if key == "method":
             names = _method_names()
             if value not in names:
-                raise InvalidParameter(key, value, "one of " + ", ".join(names),
-                                       _nearest(value, names) or "unknown method")
+                raise InvalidParameter(
+                    key,
+                    value,
+                    "one of " + ", ".join(names),
+                    _nearest(value, names) or "unknown method",
+                )
         return value
     if key == "matrix":
         rows = check_matrix(value)
-        return value if isinstance(value, str) else ";".join(",".join(repr(float(x)) for x in r)
-                                                             for r in rows)
+        return (
+            value
+            if isinstance(value, str)
+            else ";".join(",".join(repr(float(x)) for x in r) for r in rows)
+        )
     if key in DOMAINS:
         domain = DOMAINS[key]
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -293,20 +347,31 @@ def expand_grid(grid: dict, index: int = 0) -> list[Task]:
     options = grid.get("options", {})
     target_key = "epsilon" if "epsilon" in grid else "delta"
     keys = [k for k in grid if k not in ("mode", "options")]
-    values = {k: [_clean(where, k, v) for v in expand_values(f"{where}.{k}", grid[k])] for k in keys}
+    values = {
+        k: [_clean(where, k, v) for v in expand_values(f"{where}.{k}", grid[k])] for k in keys
+    }
     if mode == "zip":
         size = max(len(v) for v in values.values())
-        combos = [{k: (v[i] if len(v) > 1 else v[0]) for k, v in values.items()} for i in range(size)]
+        combos = [
+            {k: (v[i] if len(v) > 1 else v[0]) for k, v in values.items()} for i in range(size)
+        ]
     else:
         combos = [dict(zip(keys, c)) for c in itertools.product(*(values[k] for k in keys))]
     tasks = []
     for c in combos:
         params = tuple(sorted((k, v) for k, v in c.items() if k not in RESERVED))
-        tasks.append(Task(mechanism=c["mechanism"], params=params, n=c["n"],
-                          method=c.get("method"), adjacency=c.get("adjacency"),
-                          quantity="delta" if target_key == "epsilon" else "epsilon",
-                          target=float(c[target_key]),
-                          options=tuple(sorted(options.items()))))
+        tasks.append(
+            Task(
+                mechanism=c["mechanism"],
+                params=params,
+                n=c["n"],
+                method=c.get("method"),
+                adjacency=c.get("adjacency"),
+                quantity="delta" if target_key == "epsilon" else "epsilon",
+                target=float(c[target_key]),
+                options=tuple(sorted(options.items())),
+            )
+        )
     return tasks
 
 
@@ -316,9 +381,12 @@ def parse_spec(data: dict, source: str = "") -> Spec:
     of points is counted, and capped at :data:`MAX_POINTS`, before anything is expanded."""
     for key in data:
         if key not in TOP_KEYS:
-            raise InvalidParameter("spec key", key, "one of " + ", ".join(TOP_KEYS),
-                                   "unknown key; " + (_nearest(str(key), TOP_KEYS)
-                                                      or "a grid is a [[grid]] table"))
+            raise InvalidParameter(
+                "spec key",
+                key,
+                "one of " + ", ".join(TOP_KEYS),
+                "unknown key; " + (_nearest(str(key), TOP_KEYS) or "a grid is a [[grid]] table"),
+            )
     grids = data.get("grid")
     if not isinstance(grids, list) or not grids:
         raise InvalidParameter("grid", grids, "one or more [[grid]] tables")

@@ -3,6 +3,7 @@
 :func:`compute` is what a worker runs; it never raises for a failing point: the row records
 ``status = "error"`` and the message, so one bad point does not stop a sweep.
 """
+
 from __future__ import annotations
 
 import functools
@@ -15,9 +16,29 @@ from typing import Any
 from shufflekit.sweep.spec import Task
 
 #: Columns every row has (mechanism parameters come after ``mechanism``).
-RESULT_COLUMNS = ("index", "n", "method", "adjacency", "quantity", "target", "epsilon", "delta", "bound",
-                  "lo", "hi", "error", "pairs", "note", "certificate", "seconds", "status",
-                  "message", "cached", "version", "key")
+RESULT_COLUMNS = (
+    "index",
+    "n",
+    "method",
+    "adjacency",
+    "quantity",
+    "target",
+    "epsilon",
+    "delta",
+    "bound",
+    "lo",
+    "hi",
+    "error",
+    "pairs",
+    "note",
+    "certificate",
+    "seconds",
+    "status",
+    "message",
+    "cached",
+    "version",
+    "key",
+)
 
 #: Arithmetic behind the numbers; part of the cache key so a change of precision recomputes.
 PRECISION = "float64 with outward-rounded enclosures (Arb where certified)"
@@ -42,26 +63,40 @@ def _mechanism(name: str, params: tuple) -> Any:
     from shufflekit.validation import check_matrix
 
     kwargs = dict(params)
-    if isinstance(kwargs.get("matrix"), str):          # kept as text so the task is hashable
+    if isinstance(kwargs.get("matrix"), str):  # kept as text so the task is hashable
         kwargs["matrix"] = check_matrix(kwargs["matrix"])
     return make(name, **kwargs)
 
 
 @functools.lru_cache(maxsize=64)
-def _accountant(name: str, params: tuple, n: int, method: str | None, adjacency: str | None,
-                options: tuple) -> Any:
+def _accountant(
+    name: str, params: tuple, n: int, method: str | None, adjacency: str | None, options: tuple
+) -> Any:
     from shufflekit.numeric.accountant import accountant
 
-    return accountant(_mechanism(name, params), n, method=method, adjacency=adjacency,
-                      **dict(options))
+    return accountant(
+        _mechanism(name, params), n, method=method, adjacency=adjacency, **dict(options)
+    )
 
 
 def base_row(task: Task, key: str, index: int | None = None) -> dict:
     """The input columns of a row, with every result column present (``None`` until computed)."""
     row = dict.fromkeys(RESULT_COLUMNS)
-    row.update({"index": index, "mechanism": task.mechanism, **dict(task.params), "n": task.n,
-                "method": task.method, "adjacency": task.adjacency, "quantity": task.quantity,
-                "target": task.target, "version": version(), "key": key, "cached": False})
+    row.update(
+        {
+            "index": index,
+            "mechanism": task.mechanism,
+            **dict(task.params),
+            "n": task.n,
+            "method": task.method,
+            "adjacency": task.adjacency,
+            "quantity": task.quantity,
+            "target": task.target,
+            "version": version(),
+            "key": key,
+            "cached": False,
+        }
+    )
     return row
 
 
@@ -75,12 +110,29 @@ def compute(task: Task, index: int | None = None) -> dict:
     row = base_row(task, key, index)
     t0 = time.perf_counter()
     try:
-        acc = _accountant(task.mechanism, task.params, task.n, task.method, task.adjacency,
-                          task.options)
-        b = acc.get_epsilon(task.target) if task.quantity == "epsilon" else acc.get_delta(task.target)
-        row.update(method=b.method, adjacency=b.adjacency, epsilon=b.epsilon, delta=b.delta,
-                   bound=str(b.kind), lo=b.lo, hi=b.hi, error=b.width, pairs=b.pairs,
-                   note=b.note, certificate=b.certificate, status="ok", message="")
+        acc = _accountant(
+            task.mechanism, task.params, task.n, task.method, task.adjacency, task.options
+        )
+        b = (
+            acc.get_epsilon(task.target)
+            if task.quantity == "epsilon"
+            else acc.get_delta(task.target)
+        )
+        row.update(
+            method=b.method,
+            adjacency=b.adjacency,
+            epsilon=b.epsilon,
+            delta=b.delta,
+            bound=str(b.kind),
+            lo=b.lo,
+            hi=b.hi,
+            error=b.width,
+            pairs=b.pairs,
+            note=b.note,
+            certificate=b.certificate,
+            status="ok",
+            message="",
+        )
     except Exception as exc:  # noqa: BLE001 - a failing point is data, not a crash
         last = traceback.format_exception_only(type(exc), exc)[-1].strip()
         row.update(status="error", message=last)

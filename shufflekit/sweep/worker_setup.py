@@ -2,6 +2,7 @@
 
 Registered by the engine with ``Client.register_plugin``: workers that join later get it too.
 """
+
 from __future__ import annotations
 
 from distributed.diagnostics.plugin import WorkerPlugin

@@ -6,11 +6,13 @@ equation it reproduces, and the intermediate steps (each a short description
 with the sympy expression obtained at that step).  ``latex()`` renders the
 steps as an ``align*`` environment that compiles in a plain ``article``.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 import sympy as sp
 
@@ -40,7 +42,7 @@ def visible_width(tex: str) -> int:
         m = re.search(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", t)
         if m is None:
             break
-        t = t[:m.start()] + max(m.group(1), m.group(2), key=len) + t[m.end():]
+        t = t[: m.start()] + max(m.group(1), m.group(2), key=len) + t[m.end() :]
     t = re.sub(r"\\[A-Za-z]+", "x", t)
     return len(re.sub(r"[{}]", "", t))
 
@@ -83,8 +85,12 @@ def broken_lines(tex: str, first: str = "", width: int = LINE_CHARS) -> list[str
         if current.strip() and current != first and visible_width(cand) > width:
             lines.append(current)
             current = r"\quad " + piece
-        elif current == first and first and visible_width(first + piece) > width and \
-                visible_width(piece) > width // 2:
+        elif (
+            current == first
+            and first
+            and visible_width(first + piece) > width
+            and visible_width(piece) > width // 2
+        ):
             lines.append(first.rstrip())
             current = r"\quad " + piece
         else:
@@ -122,17 +128,22 @@ class Derivation:
     def is_series(self) -> bool:
         return isinstance(self.result, Series)
 
-    def subs(self, values: Mapping) -> "Derivation":
+    def subs(self, values: Mapping) -> Derivation:
         """Substitute values for symbols in the result and in every step."""
+
         def sub(v):
             if isinstance(v, Series):
                 return v.subs(values)
             if isinstance(v, sp.Basic):
                 return v.subs(values)
             return v
-        return replace(self, result=sub(self.result),
-                       steps=tuple((d, sub(e)) for d, e in self.steps),
-                       variables=tuple(v for v in self.variables if v not in values))
+
+        return replace(
+            self,
+            result=sub(self.result),
+            steps=tuple((d, sub(e)) for d, e in self.steps),
+            variables=tuple(v for v in self.variables if v not in values),
+        )
 
     def latex(self, *, fit: bool = False) -> str:
         r"""A LaTeX fragment: title, source, assumptions, then an ``align*`` with each step's
@@ -143,19 +154,23 @@ class Derivation:
         defines to shrink a line only when it is still wider than the text.
         """
         wrap = (lambda t: rf"\fiteq{{{t}}}") if fit else (lambda t: t)  # noqa: E731
-        lines = [rf"\paragraph{{{escape_text(self.id)}: {text_to_latex(self.title)}}}",
-                 rf"Source: {escape_text(self.source)}."]
+        lines = [
+            rf"\paragraph{{{escape_text(self.id)}: {text_to_latex(self.title)}}}",
+            rf"Source: {escape_text(self.source)}.",
+        ]
         if self.assumptions:
-            lines.append("Assumptions: " + "; ".join(text_to_latex(a) for a in self.assumptions)
-                         + ".")
+            lines.append(
+                "Assumptions: " + "; ".join(text_to_latex(a) for a in self.assumptions) + "."
+            )
         lines.append(r"\begin{align*}")
         rows = []
         for desc, expr in self.steps:
             body = " \\\\\n".join("&" + wrap(ln) for ln in broken_lines(_latex_of(expr)))
             rows.append(rf"\intertext{{{text_to_latex(desc)}:}}" + "\n" + body)
         lhs = self.lhs or r"\text{result}"
-        body = " \\\\\n".join("&" + wrap(ln)
-                               for ln in broken_lines(_latex_of(self.result), first=lhs + " = "))
+        body = " \\\\\n".join(
+            "&" + wrap(ln) for ln in broken_lines(_latex_of(self.result), first=lhs + " = ")
+        )
         rows.append(r"\intertext{Result:}" + "\n" + body)
         lines.append(" \\\\\n".join(rows))
         lines.append(r"\end{align*}")
@@ -165,6 +180,11 @@ class Derivation:
 
     def as_dict(self) -> dict:
         res = self.result.as_dict() if isinstance(self.result, Series) else sp.sstr(self.result)
-        return {"id": self.id, "title": self.title, "source": self.source,
-                "assumptions": list(self.assumptions),
-                "variables": [str(v) for v in self.variables], "result": res}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "source": self.source,
+            "assumptions": list(self.assumptions),
+            "variables": [str(v) for v in self.variables],
+            "result": res,
+        }

@@ -7,9 +7,10 @@ cancel).  Expectations under the reference then follow from its moment
 generating function :math:`M(t) = E[e^{tY}]`, which is itself obtained by
 integrating :math:`e^{ty}` against the reference density (not typed in).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import sympy as sp
@@ -21,7 +22,7 @@ _m = sp.Symbol("m", real=True)
 _s = sp.Symbol("s", positive=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _mgf_template() -> sp.Expr:
     r""":math:`M(t) = \int e^{ty}\,\phi_{m,s}(y)\,dy` by sympy integration."""
     val = sp.integrate(sp.exp(_t * y) * normal_pdf(y, _m, _s), (y, -sp.oo, sp.oo), conds="none")
@@ -56,16 +57,19 @@ def ratio_moment(terms: list[tuple], power: int, mean: Any, sd: Any) -> sp.Expr:
     if power == 1:
         return sp.Add(*[w * normal_mgf(s, mean, sd) for w, s in terms])
     if power == 2:
-        return sp.Add(*[w1 * w2 * normal_mgf(s1 + s2, mean, sd)
-                        for w1, s1 in terms for w2, s2 in terms])
+        return sp.Add(
+            *[w1 * w2 * normal_mgf(s1 + s2, mean, sd) for w1, s1 in terms for w2, s2 in terms]
+        )
     raise ValueError(f"power={power} is not supported; allowed 1 or 2")
 
 
-def ratio_variance(numerator_terms: list[tuple], mean: Any, sd: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+def ratio_variance(
+    numerator_terms: list[tuple], mean: Any, sd: Any
+) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """(mean, second moment, variance) of the ratio under the reference, simplified."""
     m1 = sp.simplify(ratio_moment(numerator_terms, 1, mean, sd))
     m2 = sp.simplify(ratio_moment(numerator_terms, 2, mean, sd))
-    var = sp.simplify(sp.expand(sp.powsimp(m2 - m1 ** 2)))
+    var = sp.simplify(sp.expand(sp.powsimp(m2 - m1**2)))
     return m1, m2, var
 
 

@@ -15,19 +15,21 @@ equalities are decided by ``cancel``.  :func:`gparv_law` returns the merged law 
 ``(atom, probability)`` pairs; :func:`compare_laws` reports, atom by atom, the
 difference to another law (e.g. a printed table row).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import sympy as sp
 
 from shufflekit.mechanisms import make
 from shufflekit.symbolic.derivation import Derivation
-from shufflekit.symbols import eps0, epsilon as eps
+from shufflekit.symbols import eps0
+from shufflekit.symbols import epsilon as eps
 
-s = sp.Symbol("s", positive=True)        # e^{eps0/2} - 1
-w = sp.Symbol("w", positive=True)        # e^{eps0/2}
-v = sp.Symbol("v", positive=True)        # e^{eps}
+s = sp.Symbol("s", positive=True)  # e^{eps0/2} - 1
+w = sp.Symbol("w", positive=True)  # e^{eps0/2}
+v = sp.Symbol("v", positive=True)  # e^{eps}
 
 SOURCE = "Su-Cheng-Wang 2026, Def. 5.1 and Table 1"
 
@@ -54,7 +56,7 @@ def _merge(pairs) -> tuple:
     return tuple((a, p) for a, p in merged if sp.cancel(p) != 0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def gparv_law(name: str, k=None, **params) -> Derivation:
     r"""Exact GPARV law of ``make(name, k=k, eps0=2 log(1+s), **params)`` in :math:`(w, v)`.
 
@@ -74,10 +76,14 @@ def gparv_law(name: str, k=None, **params) -> Derivation:
     return Derivation(
         id=f"gparv.{name}" + (f".k{k}" if k is not None else ""),
         title=f"GPARV law of {name}" + (f" (k={k})" if k is not None else ""),
-        result=converted[0][0], variables=(w, v),
+        result=converted[0][0],
+        variables=(w, v),
         assumptions=("w = exp(eps0/2) > 1", "v = exp(eps) >= 1"),
-        source=SOURCE, steps=steps, lhs=r"G_\varepsilon",
-        extras={"laws": converted, "gamma": gamma, "n_laws": len(converted)})
+        source=SOURCE,
+        steps=steps,
+        lhs=r"G_\varepsilon",
+        extras={"laws": converted, "gamma": gamma, "n_laws": len(converted)},
+    )
 
 
 def compare_laws(derived: tuple, printed: tuple) -> dict:

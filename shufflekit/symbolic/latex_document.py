@@ -4,9 +4,10 @@ The document needs only ``amsmath`` and ``amssymb`` (in ``texlive-latex-base``
 plus ``texlive-latex-recommended``/``amsfonts``), so it compiles with a plain
 ``pdflatex``.
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from shufflekit.symbolic.results import get
 

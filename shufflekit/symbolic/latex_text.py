@@ -8,29 +8,88 @@ prints them as inverted punctuation), ``||x||`` a norm, ``eps0`` :math:`\varepsi
 :math:`\infty`, ``sqrt(n)`` :math:`\sqrt{n}`, ``chi_lo`` :math:`\chi_{lo}`.
 :func:`escape_text` is the plain escaper for text that has no formulas (sources, ids).
 """
+
 from __future__ import annotations
 
 import re
 
 #: names written in the plain text -> their LaTeX
 NAMES = {
-    "alpha": r"\alpha", "beta": r"\beta", "gamma": r"\gamma", "delta": r"\delta",
-    "eps": r"\varepsilon", "epsilon": r"\varepsilon", "eps0": r"\varepsilon_0",
-    "eta": r"\eta", "theta": r"\theta", "lambda": r"\lambda", "mu": r"\mu", "pi": r"\pi",
-    "sigma": r"\sigma", "sigma0": r"\sigma_0", "tau": r"\tau", "phi": r"\phi", "Phi": r"\Phi",
-    "chi": r"\chi", "omega": r"\omega", "Sigma": r"\Sigma", "Delta": r"\Delta",
-    "perp": r"\perp", "oo": r"\infty", "l": r"\ell", "W0": "W_0", "W1": "W_1",
-    "Var": r"\mathrm{Var}", "Cov": r"\mathrm{Cov}", "Err": r"\mathsf{Err}",
-    "GM": r"\mathsf{GM}", "JSD": r"\mathrm{JSD}", "exp": r"\exp", "log": r"\log",
-    "erfc": r"\operatorname{erfc}", "dchi": r"d\chi", "dtau": r"d\tau", "dr": "dr", "x-hat": r"\hat{x}", "Phi-bar": r"\bar{\Phi}",
+    "alpha": r"\alpha",
+    "beta": r"\beta",
+    "gamma": r"\gamma",
+    "delta": r"\delta",
+    "eps": r"\varepsilon",
+    "epsilon": r"\varepsilon",
+    "eps0": r"\varepsilon_0",
+    "eta": r"\eta",
+    "theta": r"\theta",
+    "lambda": r"\lambda",
+    "mu": r"\mu",
+    "pi": r"\pi",
+    "sigma": r"\sigma",
+    "sigma0": r"\sigma_0",
+    "tau": r"\tau",
+    "phi": r"\phi",
+    "Phi": r"\Phi",
+    "chi": r"\chi",
+    "omega": r"\omega",
+    "Sigma": r"\Sigma",
+    "Delta": r"\Delta",
+    "perp": r"\perp",
+    "oo": r"\infty",
+    "l": r"\ell",
+    "W0": "W_0",
+    "W1": "W_1",
+    "Var": r"\mathrm{Var}",
+    "Cov": r"\mathrm{Cov}",
+    "Err": r"\mathsf{Err}",
+    "GM": r"\mathsf{GM}",
+    "JSD": r"\mathrm{JSD}",
+    "exp": r"\exp",
+    "log": r"\log",
+    "erfc": r"\operatorname{erfc}",
+    "dchi": r"d\chi",
+    "dtau": r"d\tau",
+    "dr": "dr",
+    "x-hat": r"\hat{x}",
+    "Phi-bar": r"\bar{\Phi}",
 }
 #: words that stay text even though they are short or capitalised like a symbol
-WORDS = {"HCR", "BMG", "RR", "PrivUnit", "Prop", "Thm", "Lemma", "App", "Sec", "eq",
-         "eqs", "Step", "Conclusion", "Taylor", "Mills", "Fisher", "GDP"}
-RELATIONS = {"->": r"\to", "<=": r"\le", ">=": r"\ge", "!=": r"\ne", "<": "<", ">": ">",
-             "=": "=", "||": r"\|", "|": r"\mid", "*": "^{*}"}
+WORDS = {
+    "HCR",
+    "BMG",
+    "RR",
+    "PrivUnit",
+    "Prop",
+    "Thm",
+    "Lemma",
+    "App",
+    "Sec",
+    "eq",
+    "eqs",
+    "Step",
+    "Conclusion",
+    "Taylor",
+    "Mills",
+    "Fisher",
+    "GDP",
+}
+RELATIONS = {
+    "->": r"\to",
+    "<=": r"\le",
+    ">=": r"\ge",
+    "!=": r"\ne",
+    "<": "<",
+    ">": ">",
+    "=": "=",
+    "||": r"\|",
+    "|": r"\mid",
+    "*": "^{*}",
+}
 
-TOKEN = re.compile(r"""
+TOKEN = re.compile(
+    r"""
     (?P<sqrt>sqrt\((?P<sqarg>[^()]*(?:\([^()]*\)[^()]*)*)\))
   | (?P<ident>[A-Za-z][A-Za-z0-9]*(?:-(?:hat|bar))?
         (?:_(?:\{[^{}]*\}|[A-Za-z0-9]+))?
@@ -41,13 +100,26 @@ TOKEN = re.compile(r"""
   | (?P<op>[-+/(),\[\]])
   | (?P<space>\s+)
   | (?P<other>.)
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 HYPHENATED = re.compile(r"[A-Za-z]{2,}(?:-[A-Za-z]{2,})+|[A-Za-z]-th\b")
-SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-           "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-           "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
-           "|": r"\textbar{}"}
+SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+}
 
 
 def escape_text(text: str) -> str:
@@ -57,8 +129,11 @@ def escape_text(text: str) -> str:
 
 def name_latex(word: str) -> str:
     """LaTeX of one identifier ``base[_sub][^pow]`` (``chi_lo^2`` -> ``\\chi_{lo}^{2}``)."""
-    m = re.fullmatch(r"([A-Za-z][A-Za-z0-9]*(?:-(?:hat|bar))?)(?:_(\{[^{}]*\}|[A-Za-z0-9]+))?"
-                     r"(?:\^(\{[^{}]*\}|\([^()]*\)|[-+]?[A-Za-z0-9]+|[-+]))?", word)
+    m = re.fullmatch(
+        r"([A-Za-z][A-Za-z0-9]*(?:-(?:hat|bar))?)(?:_(\{[^{}]*\}|[A-Za-z0-9]+))?"
+        r"(?:\^(\{[^{}]*\}|\([^()]*\)|[-+]?[A-Za-z0-9]+|[-+]))?",
+        word,
+    )
     if m is None:
         return escape_text(word)
     base, sub, power = m.groups()
@@ -123,7 +198,7 @@ def classify(tok: str, kind: str, nxt: str) -> str:
 
 def text_to_latex(text: str) -> str:
     """Plain text with ASCII formulas -> LaTeX text with each formula in ``$...$``."""
-    pieces = []                       # (class, raw text, kind)
+    pieces = []  # (class, raw text, kind)
     pos = 0
     while pos < len(text):
         hy = HYPHENATED.match(text, pos)
@@ -135,14 +210,23 @@ def text_to_latex(text: str) -> str:
         kind = m.lastgroup if m.lastgroup != "sqarg" else "sqrt"
         if m.group("sqrt") is not None:
             kind = "sqrt"
-        nxt = text[m.end():m.end() + 1]
+        nxt = text[m.end() : m.end() + 1]
         tok = m.group(0)
         cls = classify(tok, kind, nxt)
         # an article 'a' before a word, a capital before '.digit' (Lemma A.1) stay text
-        if kind == "ident" and tok == "a" and re.match(r"\s+[a-z]{2,}", text[m.end():]) \
-                and not re.match(r"\s+(?:->|<|>|=)", text[m.end():]):
+        if (
+            kind == "ident"
+            and tok == "a"
+            and re.match(r"\s+[a-z]{2,}", text[m.end() :])
+            and not re.match(r"\s+(?:->|<|>|=)", text[m.end() :])
+        ):
             cls = "W"
-        if kind == "ident" and len(tok) == 1 and tok.isupper() and re.match(r"\.\d", nxt + text[m.end() + 1:m.end() + 2]):
+        if (
+            kind == "ident"
+            and len(tok) == 1
+            and tok.isupper()
+            and re.match(r"\.\d", nxt + text[m.end() + 1 : m.end() + 2])
+        ):
             cls = "W"
         pieces.append((cls, tok, kind))
         pos = m.end()
@@ -167,22 +251,28 @@ def text_to_latex(text: str) -> str:
 def math_run(raw: str) -> str:
     """Set ``raw`` in math mode, leaving surrounding spaces, trailing punctuation and unmatched
     brackets outside."""
-    lead = raw[:len(raw) - len(raw.lstrip())]
+    lead = raw[: len(raw) - len(raw.lstrip())]
     body = raw.strip()
     tail = ""
-    while body and (body[-1] in ",.;:([" or (body[-1] == ")" and body.count(")") > body.count("("))
-                    or (body[-1] == "]" and body.count("]") > body.count("["))):
+    while body and (
+        body[-1] in ",.;:(["
+        or (body[-1] == ")" and body.count(")") > body.count("("))
+        or (body[-1] == "]" and body.count("]") > body.count("["))
+    ):
         rest = body[:-1]
         tail = body[-1] + tail
-        tail = rest[len(rest.rstrip()):] + tail
+        tail = rest[len(rest.rstrip()) :] + tail
         body = rest.rstrip()
     head = ""
-    while body and (body[0] in ",.;:)]" or (body[0] == "(" and body.count("(") > body.count(")"))
-                    or (body[0] == "[" and body.count("[") > body.count("]"))):
+    while body and (
+        body[0] in ",.;:)]"
+        or (body[0] == "(" and body.count("(") > body.count(")"))
+        or (body[0] == "[" and body.count("[") > body.count("]"))
+    ):
         rest = body[1:]
-        head += body[0] + rest[:len(rest) - len(rest.lstrip())]
+        head += body[0] + rest[: len(rest) - len(rest.lstrip())]
         body = rest.lstrip()
-    trail_space = raw[len(raw.rstrip()):]
+    trail_space = raw[len(raw.rstrip()) :]
     if not body:
         return escape_text(raw)
     return f"{lead}{escape_text(head)}${formula(body)}${escape_text(tail)}{trail_space}"

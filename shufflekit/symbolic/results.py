@@ -5,14 +5,24 @@ Series results accept ``terms`` (number of terms of the expansion); the ids in
 result.  Every entry derives its result from the mechanism definitions
 (Takagi-Liew 2026 unless stated; the fixed-composition entries are Shvets 2026 and the Shvets summary).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from shufflekit.errors import InvalidParameter
-from shufflekit.symbolic import (bmg, central_gaussian, fixed_composition, gaussian_local, hcr,
-                                 multi_message, privunit, randomized_response)
+from shufflekit.symbolic import (
+    bmg,
+    central_gaussian,
+    fixed_composition,
+    gaussian_local,
+    hcr,
+    multi_message,
+    privunit,
+    randomized_response,
+)
 from shufflekit.symbolic.derivation import Derivation
 
 MAX_TERMS = 40
@@ -30,15 +40,27 @@ class TermsRange:
 # Each id accepts only the orders it finishes within 60 s (measured on a shared 2-core
 # machine, one process per order, cold caches; benchmarks/bench_scale.py re-measures).
 TERMS: dict[str, TermsRange] = {
-    "central-gaussian.asymptotics": TermsRange(hi=32, why=(
-        "the sympy expansion of the correction factor grows quickly with the order: "
-        "32 terms took 23-32 s, 36 and 40 terms 64-90 s or more")),
-    "bmg.optimal-expansion": TermsRange(hi=6, why=(
-        "each term of the optimal-variance expansion multiplies the sympy work: "
-        "6 terms took 24 s, 8 terms 51 s, and more terms exceed 60 s")),
-    "rr.err-in-chi": TermsRange(lo=2, why=(
-        "the closed form is expanded to terms-2 orders beyond its leading power, "
-        "so at least 2 terms are needed")),
+    "central-gaussian.asymptotics": TermsRange(
+        hi=32,
+        why=(
+            "the sympy expansion of the correction factor grows quickly with the order: "
+            "32 terms took 23-32 s, 36 and 40 terms 64-90 s or more"
+        ),
+    ),
+    "bmg.optimal-expansion": TermsRange(
+        hi=6,
+        why=(
+            "each term of the optimal-variance expansion multiplies the sympy work: "
+            "6 terms took 24 s, 8 terms 51 s, and more terms exceed 60 s"
+        ),
+    ),
+    "rr.err-in-chi": TermsRange(
+        lo=2,
+        why=(
+            "the closed form is expanded to terms-2 orders beyond its leading power, "
+            "so at least 2 terms are needed"
+        ),
+    ),
 }
 
 
@@ -50,14 +72,18 @@ def check_terms(result_id: str, terms: Any) -> int:
     except (TypeError, ValueError):
         n = None
     if n is None or n != terms or not rng.lo <= n <= rng.hi:
-        raise InvalidParameter("terms", terms, f"range [{rng.lo}, {rng.hi}] (integer) for {result_id}",
-                               rng.why)
+        raise InvalidParameter(
+            "terms", terms, f"range [{rng.lo}, {rng.hi}] (integer) for {result_id}", rng.why
+        )
     return n
 
 
-def _series(fn: Callable[..., Derivation], default: int, result_id: str) -> Callable[..., Derivation]:
+def _series(
+    fn: Callable[..., Derivation], default: int, result_id: str
+) -> Callable[..., Derivation]:
     def build(terms: int | None = None) -> Derivation:
         return fn(default if terms is None else check_terms(result_id, terms))
+
     build.__doc__ = fn.__doc__
     return build
 
@@ -70,14 +96,19 @@ def _bmg_optimal(terms: int) -> Derivation:
 def _privunit_constant(terms: int) -> Derivation:
     """PrivUnit constant C(0, d) and its expansion as d -> oo (Prop. 3.5)."""
     der = privunit.constant_at_zero()
-    return der if terms >= len(der.result.terms) else \
-        Derivation(**{**der.__dict__, "result": der.result.truncate(terms)})
+    return (
+        der
+        if terms >= len(der.result.terms)
+        else Derivation(**{**der.__dict__, "result": der.result.truncate(terms)})
+    )
 
 
 RESULTS: dict[str, Callable[..., Derivation]] = {
     # central Gaussian mechanism
     "central-gaussian.profile": central_gaussian.profile,
-    "central-gaussian.asymptotics": _series(central_gaussian.correction_factor, 4, "central-gaussian.asymptotics"),
+    "central-gaussian.asymptotics": _series(
+        central_gaussian.correction_factor, 4, "central-gaussian.asymptotics"
+    ),
     "central-gaussian.template-ratio": central_gaussian.template_ratio,
     "central-gaussian.mse": central_gaussian.mse,
     # blanket-mixed Gaussian
@@ -89,9 +120,15 @@ RESULTS: dict[str, Callable[..., Derivation]] = {
     "bmg.first-order-constant": bmg.first_order_constant,
     # Gaussian local randomizer
     "gaussian-local.V": gaussian_local.variance,
-    "gaussian-local.variance": _series(gaussian_local.variance_series, 4, "gaussian-local.variance"),
-    "gaussian-local.chi2-in-sigma": _series(gaussian_local.inverse_series, 4, "gaussian-local.chi2-in-sigma"),
-    "gaussian-local.sigma2-in-chi": _series(gaussian_local.sigma2_in_chi, 5, "gaussian-local.sigma2-in-chi"),
+    "gaussian-local.variance": _series(
+        gaussian_local.variance_series, 4, "gaussian-local.variance"
+    ),
+    "gaussian-local.chi2-in-sigma": _series(
+        gaussian_local.inverse_series, 4, "gaussian-local.chi2-in-sigma"
+    ),
+    "gaussian-local.sigma2-in-chi": _series(
+        gaussian_local.sigma2_in_chi, 5, "gaussian-local.sigma2-in-chi"
+    ),
     "gaussian-local.err-in-chi": _series(gaussian_local.err_in_chi, 4, "gaussian-local.err-in-chi"),
     # randomized response
     "rr.basics": randomized_response.basics,
@@ -103,7 +140,9 @@ RESULTS: dict[str, Callable[..., Derivation]] = {
     "privunit.constant": _series(_privunit_constant, 4, "privunit.constant"),
     "privunit.limit-constant": privunit.limit_constant,
     # fixed-composition shuffling (Shvets 2026, the Shvets summary), for Shvets 2026 example channel
-    "fixed-composition.I-pi": lambda: fixed_composition.fisher_constant(*fixed_composition.EXAMPLE_CHANNEL),
+    "fixed-composition.I-pi": lambda: fixed_composition.fisher_constant(
+        *fixed_composition.EXAMPLE_CHANNEL
+    ),
     "fixed-composition.mixture-relation": fixed_composition.sherman_morrison_relation,
     "fixed-composition.jsd-series": fixed_composition.jsd_series,
     "fixed-composition.local-curve": fixed_composition.local_privacy_curve,
@@ -115,9 +154,16 @@ RESULTS: dict[str, Callable[..., Derivation]] = {
 }
 
 SERIES_IDS: tuple[str, ...] = (
-    "central-gaussian.asymptotics", "bmg.chi-lo", "bmg.err-expansion", "bmg.optimal-expansion",
-    "gaussian-local.variance", "gaussian-local.chi2-in-sigma", "gaussian-local.sigma2-in-chi",
-    "gaussian-local.err-in-chi", "rr.err-in-chi", "privunit.constant",
+    "central-gaussian.asymptotics",
+    "bmg.chi-lo",
+    "bmg.err-expansion",
+    "bmg.optimal-expansion",
+    "gaussian-local.variance",
+    "gaussian-local.chi2-in-sigma",
+    "gaussian-local.sigma2-in-chi",
+    "gaussian-local.err-in-chi",
+    "rr.err-in-chi",
+    "privunit.constant",
 )
 
 
@@ -126,8 +172,9 @@ def get(result_id: str, **options) -> Derivation:
     try:
         fn = RESULTS[result_id]
     except KeyError:
-        raise InvalidParameter("id", result_id, "one of " + ", ".join(sorted(RESULTS)),
-                               "see `shufflekit list results`") from None
+        raise InvalidParameter(
+            "id", result_id, "one of " + ", ".join(sorted(RESULTS)), "see `shufflekit list results`"
+        ) from None
     if options and (result_id not in SERIES_IDS or result_id == "bmg.chi-lo"):
         raise ValueError(f"{result_id!r} is not a series; options {sorted(options)} do not apply")
     return fn(**options)
@@ -139,8 +186,9 @@ def series_result(result_id: str, terms: int | None = None) -> Derivation:
     if result_id == "bmg.chi-lo":
         return bmg.chi_lo_series(4 if terms is None else check_terms(result_id, terms))
     if result_id not in SERIES_IDS:
-        raise InvalidParameter("id", result_id, "a series id: " + ", ".join(SERIES_IDS),
-                               "see `shufflekit list series`")
+        raise InvalidParameter(
+            "id", result_id, "a series id: " + ", ".join(SERIES_IDS), "see `shufflekit list series`"
+        )
     return RESULTS[result_id](terms=terms)
 
 
@@ -161,8 +209,9 @@ def series_payload(result_id: str, order: int | None) -> tuple[dict, Derivation]
     if order is not None:
         rng = TERMS.get(result_id, TermsRange())
         if not isinstance(order, int) or not rng.lo <= order <= rng.hi:
-            raise InvalidParameter("order", order, f"range [{rng.lo}, {rng.hi}] (integer) for {result_id}",
-                                   rng.why)
+            raise InvalidParameter(
+                "order", order, f"range [{rng.lo}, {rng.hi}] (integer) for {result_id}", rng.why
+            )
     der = series_result(result_id, order)
     ser = der.result
     data = ser.as_dict()
@@ -170,7 +219,13 @@ def series_payload(result_id: str, order: int | None) -> tuple[dict, Derivation]
         expansion_in = f"{ser.at_infinity} -> oo"
     else:
         expansion_in = f"{ser.var} -> 0+"
-    payload = {"id": result_id, "variable": data["variable"], "expansion_in": expansion_in,
-               "order_term": None if data["order"] is None else f"O({data['variable']}^({data['order']}))",
-               "lhs": der.lhs, "lhs_text": der.title, "terms": data["terms"]}
+    payload = {
+        "id": result_id,
+        "variable": data["variable"],
+        "expansion_in": expansion_in,
+        "order_term": None if data["order"] is None else f"O({data['variable']}^({data['order']}))",
+        "lhs": der.lhs,
+        "lhs_text": der.title,
+        "terms": data["terms"],
+    }
     return payload, der

@@ -20,12 +20,14 @@ power-series algorithms apply:
   :math:`T^k` coefficient of :math:`T(t(T))` to vanish (a triangular system,
   solved one unknown at a time; never a joint ``solve``).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import reduce
 from math import gcd
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import sympy as sp
 
@@ -44,8 +46,13 @@ def _lcm(values: Iterable[int]) -> int:
 
 def _is_monomial(den: sp.Expr) -> bool:
     factors = den.args if den.is_Mul else (den,)
-    return all(f.is_Number or f.is_Symbol or (f.is_Pow and (f.base.is_Symbol or f.base.is_Number))
-               or not f.free_symbols for f in factors)
+    return all(
+        f.is_Number
+        or f.is_Symbol
+        or (f.is_Pow and (f.base.is_Symbol or f.base.is_Number))
+        or not f.free_symbols
+        for f in factors
+    )
 
 
 def _clean(c: Coeff) -> Coeff:
@@ -73,8 +80,10 @@ def _is_zero(c: Coeff) -> bool:
     if c.is_number:
         return c.equals(0) is True
     # a nonzero value at a generic rational point proves the coefficient is not zero
-    point = {s: sp.Rational(7919 + 31 * i, 1009 + 7 * i)
-             for i, s in enumerate(sorted(c.free_symbols, key=str))}
+    point = {
+        s: sp.Rational(7919 + 31 * i, 1009 + 7 * i)
+        for i, s in enumerate(sorted(c.free_symbols, key=str))
+    }
     try:
         v = c.xreplace(point)
         if v.is_Rational and v != 0:
@@ -105,7 +114,7 @@ def ps_pow(a: list, p: Any, n: int) -> list:
     if _is_zero(a0):
         raise ValueError("ps_pow needs a nonzero constant term")
     p = sp.sympify(p)
-    g = [a0 ** p] + [sp.Integer(0)] * (n - 1)
+    g = [a0**p] + [sp.Integer(0)] * (n - 1)
     for k in range(1, n):
         s = sp.Integer(0)
         for j in range(1, k + 1):
@@ -148,7 +157,7 @@ def ps_revert(a: list, n: int) -> list:
     # P[j][m] = [T^m] b(T)^j for j >= 1, filled column by column
     P = [None, [sp.Integer(0), sp.Integer(1)]]
     for k in range(2, n):
-        P.append([sp.Integer(0)] * k)                     # row for j = k, columns 0..k-1 are 0
+        P.append([sp.Integer(0)] * k)  # row for j = k, columns 0..k-1 are 0
         total = sp.Integer(0)
         for j in range(2, k + 1):
             s = sp.Integer(0)
@@ -183,8 +192,9 @@ class Series:
 
     # ------------------------------------------------------------ build
     @staticmethod
-    def make(terms: Mapping | Iterable, var: sp.Symbol, order: Any = None,
-             at_infinity: Any = None) -> "Series":
+    def make(
+        terms: Mapping | Iterable, var: sp.Symbol, order: Any = None, at_infinity: Any = None
+    ) -> Series:
         items = terms.items() if isinstance(terms, Mapping) else terms
         acc: dict = {}
         for e, c in items:
@@ -201,8 +211,9 @@ class Series:
         return Series(tuple(kept), var, order, at_infinity)
 
     @staticmethod
-    def from_expr(expr: sp.Expr, var: sp.Symbol, order: Any, *, q: int | None = None,
-                  at_infinity: Any = None) -> "Series":
+    def from_expr(
+        expr: sp.Expr, var: sp.Symbol, order: Any, *, q: int | None = None, at_infinity: Any = None
+    ) -> Series:
         r"""Expand ``expr`` as :math:`x = \text{var} \to 0^+` up to :math:`O(x^{\text{order}})`.
 
         Fractional powers of ``var`` are handled by :math:`x = t^q` (``q`` is read
@@ -212,11 +223,14 @@ class Series:
         order = _rat(order)
         expr = sp.sympify(expr)
         if q is None:
-            dens = [sp.Rational(p.exp).q for p in expr.atoms(sp.Pow)
-                    if p.base == var and p.exp.is_Rational]
+            dens = [
+                sp.Rational(p.exp).q
+                for p in expr.atoms(sp.Pow)
+                if p.base == var and p.exp.is_Rational
+            ]
             q = _lcm(dens + [order.q])
         t = sp.Dummy("t", positive=True)
-        et = expr.xreplace({var: t ** q})
+        et = expr.xreplace({var: t**q})
         n = int(order * q)
         ser = sp.series(et, t, 0, n).removeO()
         ser = sp.expand(ser)
@@ -229,7 +243,7 @@ class Series:
         return Series.make(terms, var, order, at_infinity)
 
     @staticmethod
-    def monomial(coeff: Coeff, exponent: Any, var: sp.Symbol, at_infinity: Any = None) -> "Series":
+    def monomial(coeff: Coeff, exponent: Any, var: sp.Symbol, at_infinity: Any = None) -> Series:
         return Series.make({exponent: coeff}, var, None, at_infinity)
 
     # ---------------------------------------------------------- basics
@@ -258,10 +272,10 @@ class Series:
         """Coefficient of ``at_infinity**exponent`` (i.e. of ``var**(-exponent)``)."""
         return self.coefficient(-_rat(exponent) if self.at_infinity is not None else exponent)
 
-    def _with(self, terms, order) -> "Series":
+    def _with(self, terms, order) -> Series:
         return Series.make(terms, self.var, order, self.at_infinity)
 
-    def truncate(self, n_terms: int) -> "Series":
+    def truncate(self, n_terms: int) -> Series:
         """Keep the first ``n_terms`` terms; the order term moves to the next exponent."""
         if n_terms >= len(self.terms):
             return self
@@ -269,7 +283,7 @@ class Series:
 
     def expr(self) -> sp.Expr:
         """The truncated sum as a sympy expression in ``var`` (no order term)."""
-        return sp.Add(*[c * self.var ** e for e, c in self.terms])
+        return sp.Add(*[c * self.var**e for e, c in self.terms])
 
     def expr_in(self) -> sp.Expr:
         """The truncated sum in the display variable (``at_infinity``) if any."""
@@ -277,11 +291,11 @@ class Series:
             return self.expr()
         return sp.Add(*[c * self.at_infinity ** (-e) for e, c in self.terms])
 
-    def subs(self, values: Mapping) -> "Series":
+    def subs(self, values: Mapping) -> Series:
         """Substitute parameter values into the coefficients."""
         return self._with([(e, sp.sympify(c).subs(values)) for e, c in self.terms], self.order)
 
-    def map_coefficients(self, fn: Callable[[Coeff], Coeff]) -> "Series":
+    def map_coefficients(self, fn: Callable[[Coeff], Coeff]) -> Series:
         return self._with([(e, fn(c)) for e, c in self.terms], self.order)
 
     # ------------------------------------------------------- grid form
@@ -305,20 +319,20 @@ class Series:
                 coeffs[int(k)] = c
         return e0, coeffs
 
-    def _denominator(self, *others: "Series") -> int:
+    def _denominator(self, *others: Series) -> int:
         exps = [e for s in (self,) + others for e, _ in s.terms]
         exps += [s.order for s in (self,) + others if s.order is not None]
         return _lcm([sp.Rational(e).q for e in exps])
 
-    def _from_grid(self, e0, coeffs, q: int, order) -> "Series":
+    def _from_grid(self, e0, coeffs, q: int, order) -> Series:
         return self._with([(e0 + sp.Rational(k, q), c) for k, c in enumerate(coeffs)], order)
 
-    def _check_var(self, other: "Series") -> None:
+    def _check_var(self, other: Series) -> None:
         if other.var != self.var:
             raise ValueError(f"series in different variables: {self.var} and {other.var}")
 
     # ------------------------------------------------------ arithmetic
-    def __add__(self, other) -> "Series":
+    def __add__(self, other) -> Series:
         if not isinstance(other, Series):
             other = Series.make({0: other}, self.var, None, self.at_infinity)
         self._check_var(other)
@@ -327,16 +341,16 @@ class Series:
 
     __radd__ = __add__
 
-    def __neg__(self) -> "Series":
+    def __neg__(self) -> Series:
         return self._with([(e, -c) for e, c in self.terms], self.order)
 
-    def __sub__(self, other) -> "Series":
+    def __sub__(self, other) -> Series:
         return self + (-other if isinstance(other, Series) else -sp.sympify(other))
 
-    def __rsub__(self, other) -> "Series":
+    def __rsub__(self, other) -> Series:
         return (-self) + other
 
-    def __mul__(self, other) -> "Series":
+    def __mul__(self, other) -> Series:
         if not isinstance(other, Series):
             c = sp.sympify(other)
             return self._with([(e, c * v) for e, v in self.terms], self.order)
@@ -360,18 +374,18 @@ class Series:
 
     __rmul__ = __mul__
 
-    def __truediv__(self, other) -> "Series":
+    def __truediv__(self, other) -> Series:
         if isinstance(other, Series):
             return self * other.inverse()
         return self * (sp.Integer(1) / sp.sympify(other))
 
-    def __rtruediv__(self, other) -> "Series":
+    def __rtruediv__(self, other) -> Series:
         return self.inverse() * other
 
-    def __pow__(self, p) -> "Series":
+    def __pow__(self, p) -> Series:
         return self.power(p)
 
-    def rescale(self, k: Any, var: sp.Symbol | None = None, at_infinity: Any = None) -> "Series":
+    def rescale(self, k: Any, var: sp.Symbol | None = None, at_infinity: Any = None) -> Series:
         r"""Substitute :math:`x = z^k` (:math:`k > 0`): every exponent is multiplied by ``k``.
 
         E.g. a series in :math:`w = \chi^{-2}` becomes a series in :math:`z = \chi^{-1}` with ``k=2``.
@@ -379,21 +393,25 @@ class Series:
         k = _rat(k)
         if k <= 0:
             raise ValueError(f"k={k} is not allowed; allowed range (0, inf)")
-        return Series.make([(e * k, c) for e, c in self.terms], var if var is not None else self.var,
-                           None if self.order is None else self.order * k,
-                           at_infinity if at_infinity is not None else self.at_infinity)
+        return Series.make(
+            [(e * k, c) for e, c in self.terms],
+            var if var is not None else self.var,
+            None if self.order is None else self.order * k,
+            at_infinity if at_infinity is not None else self.at_infinity,
+        )
 
-    def with_display(self, at_infinity: Any) -> "Series":
+    def with_display(self, at_infinity: Any) -> Series:
         """Same series, printed in the large variable ``at_infinity`` (``var = 1/at_infinity``)."""
         return Series(self.terms, self.var, self.order, at_infinity)
 
-    def shift(self, exponent: Any) -> "Series":
+    def shift(self, exponent: Any) -> Series:
         """Multiply by ``var**exponent``."""
         k = _rat(exponent)
-        return self._with([(e + k, c) for e, c in self.terms],
-                          None if self.order is None else self.order + k)
+        return self._with(
+            [(e + k, c) for e, c in self.terms], None if self.order is None else self.order + k
+        )
 
-    def power(self, p: Any, n_terms: int | None = None) -> "Series":
+    def power(self, p: Any, n_terms: int | None = None) -> Series:
         r""":math:`s^p` for rational or symbolic ``p`` (leading coefficient to the power ``p``).
 
         An exact (finite) series raised to a non-natural power gets ``n_terms``
@@ -420,11 +438,11 @@ class Series:
             raise ValueError(f"power {p} gives a non-rational exponent {new_e0}")
         return self._from_grid(new_e0, g, q, new_e0 + sp.Rational(n, q))
 
-    def inverse(self, n_terms: int | None = None) -> "Series":
+    def inverse(self, n_terms: int | None = None) -> Series:
         """:math:`1/s`, by the power recurrence with exponent -1."""
         return self.power(-1, n_terms)
 
-    def compose(self, inner: "Series") -> "Series":
+    def compose(self, inner: Series) -> Series:
         r"""Substitute :math:`x = \text{inner}(y)` into ``self`` (``inner`` tends to 0).
 
         Each term :math:`c_e x^e` becomes :math:`c_e\,\text{inner}^e`; the order term
@@ -445,7 +463,11 @@ class Series:
             if inner.order is None and target is not None:
                 q = inner._denominator()
                 n = int(sp.ceiling((target - e * e1) * q)) + 1
-                pw = inner.power(e, n_terms=max(n, 1)) if not (e.is_Integer and e >= 0) else inner.power(e)
+                pw = (
+                    inner.power(e, n_terms=max(n, 1))
+                    if not (e.is_Integer and e >= 0)
+                    else inner.power(e)
+                )
             else:
                 pw = inner.power(e, n_terms=n_guess)
             pieces.append(pw * c)
@@ -456,7 +478,7 @@ class Series:
             out = out + Series.make({}, inner.var, self.order * e1, inner.at_infinity)
         return Series.make(out.terms, inner.var, out.order, inner.at_infinity)
 
-    def revert(self, var: sp.Symbol | None = None, at_infinity: Any = None) -> "Series":
+    def revert(self, var: sp.Symbol | None = None, at_infinity: Any = None) -> Series:
         r"""Solve :math:`y = s(x)` for :math:`x` as a series in :math:`y` (:math:`y \to 0`).
 
         Needs a positive leading exponent :math:`e_0` and an order term.  With
@@ -474,11 +496,11 @@ class Series:
         q = self._denominator()
         _, a = self._grid(q)
         n = len(a)
-        unit = [_clean(ak / c) for ak in a]                    # 1 + a_1 t + ...
-        root = ps_pow(unit, sp.Integer(1) / (e0 * q), n)      # (1+...)^{1/(e0 q)}
-        T_of_t = [sp.Integer(0)] + root[: n]                   # T = t * root
-        t_of_T = ps_revert(T_of_t, n + 1)                      # t = T + b_2 T^2 + ...
-        x_of_T = ps_pow(t_of_T[1:], q, n)                      # x = t^q = T^q (1 + ...)^q
+        unit = [_clean(ak / c) for ak in a]  # 1 + a_1 t + ...
+        root = ps_pow(unit, sp.Integer(1) / (e0 * q), n)  # (1+...)^{1/(e0 q)}
+        T_of_t = [sp.Integer(0)] + root[:n]  # T = t * root
+        t_of_T = ps_revert(T_of_t, n + 1)  # t = T + b_2 T^2 + ...
+        x_of_T = ps_pow(t_of_T[1:], q, n)  # x = t^q = T^q (1 + ...)^q
         # T = (y/c)^{1/(e0 q)}: x = sum_k x_k T^{q+k} = sum_k x_k c^{-(q+k)/(e0 q)} y^{(q+k)/(e0 q)}
         y = var if var is not None else sp.Symbol("y", positive=True)
         terms = {}
@@ -495,8 +517,11 @@ class Series:
 
     def _display(self):
         if self.at_infinity is not None:
-            return [(-e, c) for e, c in self.terms], self.at_infinity, \
-                (None if self.order is None else -self.order)
+            return (
+                [(-e, c) for e, c in self.terms],
+                self.at_infinity,
+                (None if self.order is None else -self.order),
+            )
         return list(self.terms), self.var, self.order
 
     def latex(self, name: str | None = None) -> str:
@@ -540,7 +565,9 @@ class Series:
         return {
             "variable": str(v),
             "order": None if order is None else str(order),
-            "terms": [{"exponent": str(sp.Rational(e)), "coefficient": sp.sstr(c)} for e, c in terms],
+            "terms": [
+                {"exponent": str(sp.Rational(e)), "coefficient": sp.sstr(c)} for e, c in terms
+            ],
         }
 
     def __repr__(self) -> str:
@@ -593,7 +620,9 @@ def series_eval(expr: sp.Expr, var: sp.Symbol, order: Any, *, slack: int = 4) ->
                 return Series.make(const.terms, var, rest.order)
             s = sp.Symbol("s_", positive=True)
             n = int(sp.ceiling(work / rest.leading_exponent)) + 1
-            log1p = Series.make({k: sp.Integer(-1) ** (k + 1) / k for k in range(1, n + 1)}, s, n + 1)
+            log1p = Series.make(
+                {k: sp.Integer(-1) ** (k + 1) / k for k in range(1, n + 1)}, s, n + 1
+            )
             return const + log1p.compose(rest)
         if isinstance(e, sp.exp):
             sb = ev(e.args[0])

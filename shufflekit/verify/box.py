@@ -22,15 +22,17 @@ reported).  Every step is a rigorous enclosure; nothing is sampled.
 expression tree into flint ball operations, with rationals entered exactly (``fmpq``), so no
 binary rounding of a constant escapes the enclosure.
 """
+
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Mapping, Sequence
 
 import sympy as sp
-from flint import arb, ctx as flint_ctx, fmpq
+from flint import arb, fmpq
+from flint import ctx as flint_ctx
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.verify.claims import Outcome, confirmed, imprecise, refuted
@@ -59,7 +61,7 @@ class Box:
     hi: tuple[Fraction, ...]
 
     @staticmethod
-    def of(ranges: Mapping[str, tuple]) -> "Box":
+    def of(ranges: Mapping[str, tuple]) -> Box:
         """``Box.of({"gamma": ("0.05", "0.99"), ...})``; ends are read exactly."""
         names, los, his = [], [], []
         for name, (a, b) in ranges.items():
@@ -77,13 +79,13 @@ class Box:
     def midpoint(self) -> tuple[Fraction, ...]:
         return tuple((a + b) / 2 for a, b in zip(self.lo, self.hi))
 
-    def bisect(self) -> tuple["Box", "Box"]:
+    def bisect(self) -> tuple[Box, Box]:
         """Split along the widest side (relative to nothing: plain width)."""
         w = self.widths()
         i = max(range(len(w)), key=lambda j: w[j])
         m = (self.lo[i] + self.hi[i]) / 2
-        left = Box(self.names, self.lo, self.hi[:i] + (m,) + self.hi[i + 1:])
-        right = Box(self.names, self.lo[:i] + (m,) + self.lo[i + 1:], self.hi)
+        left = Box(self.names, self.lo, self.hi[:i] + (m,) + self.hi[i + 1 :])
+        right = Box(self.names, self.lo[:i] + (m,) + self.lo[i + 1 :], self.hi)
         return left, right
 
     def balls(self) -> tuple[arb, ...]:
@@ -91,8 +93,10 @@ class Box:
         return tuple(ball_of_interval(a, b) for a, b in zip(self.lo, self.hi))
 
     def describe(self) -> str:
-        return ", ".join(f"{n} in [{float(a):.6g}, {float(b):.6g}]"
-                         for n, a, b in zip(self.names, self.lo, self.hi))
+        return ", ".join(
+            f"{n} in [{float(a):.6g}, {float(b):.6g}]"
+            for n, a, b in zip(self.names, self.lo, self.hi)
+        )
 
     def as_dict(self) -> dict:
         return {n: [str(a), str(b)] for n, a, b in zip(self.names, self.lo, self.hi)}
@@ -139,15 +143,22 @@ class BoxResult:
     def summary(self, what: str = "f") -> str:
         rel = ">" if self.strict else ">="
         if self.status == "proved":
-            low = f"; min over boxes of the certified lower end {self.min_lower:.6g}" \
-                if self.min_lower is not None else ""
-            return (f"{what} {rel} 0 proved on {self.box.describe()} "
-                    f"with {self.proved_boxes} boxes ({self.boxes} evaluated){low}")
+            low = (
+                f"; min over boxes of the certified lower end {self.min_lower:.6g}"
+                if self.min_lower is not None
+                else ""
+            )
+            return (
+                f"{what} {rel} 0 proved on {self.box.describe()} "
+                f"with {self.proved_boxes} boxes ({self.boxes} evaluated){low}"
+            )
         if self.status == "counterexample":
             pt = ", ".join(f"{k}={v}" for k, v in self.counterexample.items())
             return f"{what} {rel} 0 fails at {pt}: {what} in {self.value} (certified)"
-        return (f"{what} {rel} 0 undecided: box budget of {self.boxes} exhausted; an undecided box "
-                f"is {self.undecided.describe()}")
+        return (
+            f"{what} {rel} 0 undecided: box budget of {self.boxes} exhausted; an undecided box "
+            f"is {self.undecided.describe()}"
+        )
 
 
 def _lower_ok(v: arb, strict: bool) -> bool:
@@ -193,8 +204,12 @@ def taylor_form(derivatives: Sequence[ArbFunction], b: Box) -> arb:
     return out
 
 
-def enclose(f: ArbFunction, b: Box, gradient: Sequence[ArbFunction] | None = None,
-            taylor: Sequence[ArbFunction] | None = None) -> arb:
+def enclose(
+    f: ArbFunction,
+    b: Box,
+    gradient: Sequence[ArbFunction] | None = None,
+    taylor: Sequence[ArbFunction] | None = None,
+) -> arb:
     r"""A ball containing :math:`\{f(p): p \in b\}`.
 
     Without ``gradient``: the natural interval extension :math:`f(B)`.  With the partial
@@ -223,10 +238,16 @@ def enclose(f: ArbFunction, b: Box, gradient: Sequence[ArbFunction] | None = Non
     return v.intersection(mv)
 
 
-def prove_nonnegative(f: ArbFunction, box: Box | Mapping[str, tuple], *, strict: bool = False,
-                      budget: int = 20000, prec: int = 96,
-                      gradient: Sequence[ArbFunction] | None = None,
-                      taylor: Sequence[ArbFunction] | None = None) -> BoxResult:
+def prove_nonnegative(
+    f: ArbFunction,
+    box: Box | Mapping[str, tuple],
+    *,
+    strict: bool = False,
+    budget: int = 20000,
+    prec: int = 96,
+    gradient: Sequence[ArbFunction] | None = None,
+    taylor: Sequence[ArbFunction] | None = None,
+) -> BoxResult:
     r"""Prove :math:`f \ge 0` (``strict``: :math:`f > 0`) on ``box`` by branch-and-bound.
 
     ``f`` takes one arb ball per box side (in ``box.names`` order) and returns an arb ball
@@ -249,7 +270,9 @@ def prove_nonnegative(f: ArbFunction, box: Box | Mapping[str, tuple], *, strict:
         min_lower = None
         while heap:
             if count >= budget:
-                return BoxResult("undecided", box, count, proved, undecided=heap[0][2], strict=strict)
+                return BoxResult(
+                    "undecided", box, count, proved, undecided=heap[0][2], strict=strict
+                )
             _, _, b = heapq.heappop(heap)
             count += 1
             v = enclose(f, b, gradient, taylor)
@@ -261,9 +284,15 @@ def prove_nonnegative(f: ArbFunction, box: Box | Mapping[str, tuple], *, strict:
             mid = b.midpoint()
             vm = f(*(ball_of_rational(q) for q in mid))
             if vm.is_finite() and _is_counterexample(vm, strict):
-                return BoxResult("counterexample", box, count, proved,
-                                 counterexample=dict(zip(b.names, mid)), value=vm.str(10, radius=True),
-                                 strict=strict)
+                return BoxResult(
+                    "counterexample",
+                    box,
+                    count,
+                    proved,
+                    counterexample=dict(zip(b.names, mid)),
+                    value=vm.str(10, radius=True),
+                    strict=strict,
+                )
             if all(w == 0 for w in b.widths()):
                 return BoxResult("undecided", box, count, proved, undecided=b, strict=strict)
             for half in b.bisect():
@@ -274,10 +303,16 @@ def prove_nonnegative(f: ArbFunction, box: Box | Mapping[str, tuple], *, strict:
         flint_ctx.prec = old
 
 
-def box_outcome(result: BoxResult, *, what: str = "f", on_counterexample: str = "refuted") -> Outcome:
+def box_outcome(
+    result: BoxResult, *, what: str = "f", on_counterexample: str = "refuted"
+) -> Outcome:
     """The claim verdict of a box search: confirmed / refuted (certified point) / imprecise."""
-    vals = dict(boxes=result.boxes, proved_boxes=result.proved_boxes, box=result.box.as_dict(),
-                status=result.status)
+    vals = dict(
+        boxes=result.boxes,
+        proved_boxes=result.proved_boxes,
+        box=result.box.as_dict(),
+        status=result.status,
+    )
     if result.min_lower is not None:
         vals["min_lower"] = result.min_lower
     if result.status == "proved":
@@ -291,10 +326,19 @@ def box_outcome(result: BoxResult, *, what: str = "f", on_counterexample: str = 
     return imprecise(result.summary(what), **vals)
 
 
-def check_on_box(f: ArbFunction, box: Mapping[str, tuple] | Box, *, what: str = "f",
-                 strict: bool = False, budget: int = 20000, prec: int = 96) -> Outcome:
+def check_on_box(
+    f: ArbFunction,
+    box: Mapping[str, tuple] | Box,
+    *,
+    what: str = "f",
+    strict: bool = False,
+    budget: int = 20000,
+    prec: int = 96,
+) -> Outcome:
     """:func:`prove_nonnegative` followed by :func:`box_outcome` (the check kind)."""
-    return box_outcome(prove_nonnegative(f, box, strict=strict, budget=budget, prec=prec), what=what)
+    return box_outcome(
+        prove_nonnegative(f, box, strict=strict, budget=budget, prec=prec), what=what
+    )
 
 
 def all_of(outcomes: Sequence[Outcome], summary: str = "") -> Outcome:
@@ -303,8 +347,11 @@ def all_of(outcomes: Sequence[Outcome], summary: str = "") -> Outcome:
     worst = min(outcomes, key=lambda o: order[o.verdict])
     text = "; ".join(o.evidence for o in outcomes)
     boxes = sum(int(o.values.get("boxes", 0)) for o in outcomes)
-    return Outcome(worst.verdict, (summary + ": " if summary else "") + text,
-                   {"boxes": boxes, "parts": [dict(o.values) for o in outcomes]})
+    return Outcome(
+        worst.verdict,
+        (summary + ": " if summary else "") + text,
+        {"boxes": boxes, "parts": [dict(o.values) for o in outcomes]},
+    )
 
 
 @dataclass(frozen=True)
@@ -321,14 +368,24 @@ class Extremum:
     def describe(self) -> str:
         pt = ", ".join(f"{k}={float(v):.6g}" for k, v in self.point.items())
         state = "" if self.converged else " (budget exhausted: enclosure not at tolerance)"
-        return (f"{self.kind} in [{float(self.lo.lower()):.8g}, {float(self.hi.upper()):.8g}] "
-                f"(attained near {pt}; {self.boxes} boxes){state}")
+        return (
+            f"{self.kind} in [{float(self.lo.lower()):.8g}, {float(self.hi.upper()):.8g}] "
+            f"(attained near {pt}; {self.boxes} boxes){state}"
+        )
 
 
-def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: str = "min",
-                     tol: float = 1e-6, rel_tol: float = 0.0, budget: int = 20000, prec: int = 96,
-                     gradient: Sequence[ArbFunction] | None = None,
-                     taylor: Sequence[ArbFunction] | None = None) -> Extremum:
+def enclose_extremum(
+    f: ArbFunction,
+    box: Box | Mapping[str, tuple],
+    *,
+    kind: str = "min",
+    tol: float = 1e-6,
+    rel_tol: float = 0.0,
+    budget: int = 20000,
+    prec: int = 96,
+    gradient: Sequence[ArbFunction] | None = None,
+    taylor: Sequence[ArbFunction] | None = None,
+) -> Extremum:
     r"""Certified enclosure of :math:`\min_{box} f` (``kind="min"``) or :math:`\max_{box} f`.
 
     Best-first branch-and-bound: ``U`` is the smallest certified upper end of f at a box
@@ -343,7 +400,11 @@ def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: st
         box = Box.of(box)
     sign = 1 if kind == "min" else -1
     g = f if sign == 1 else (lambda *xs: -f(*xs))
-    grad = gradient if (gradient is None or sign == 1) else [(lambda *xs, h=h: -h(*xs)) for h in gradient]
+    grad = (
+        gradient
+        if (gradient is None or sign == 1)
+        else [(lambda *xs, h=h: -h(*xs)) for h in gradient]
+    )
     tay = taylor if (taylor is None or sign == 1) else [(lambda *xs, h=h: -h(*xs)) for h in taylor]
     old = flint_ctx.prec
     flint_ctx.prec = prec
@@ -359,7 +420,9 @@ def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: st
         while heap and count < budget:
             _, _, b, v = heapq.heappop(heap)
             lower = v
-            if v.is_finite() and float((best - v.lower()).upper()) <= tol + rel_tol * abs(float(best.mid())):
+            if v.is_finite() and float((best - v.lower()).upper()) <= tol + rel_tol * abs(
+                float(best.mid())
+            ):
                 converged = True
                 heapq.heappush(heap, (float(v.lower()), tie, b, v))
                 break
@@ -371,16 +434,23 @@ def enclose_extremum(f: ArbFunction, box: Box | Mapping[str, tuple], *, kind: st
                     best, best_pt = vm, mh
                 vh = enclose(g, half, grad, tay)
                 if vh.is_finite() and bool(vh.lower() > best.upper()):
-                    continue            # this half cannot hold the minimum
-                heapq.heappush(heap, (float(vh.lower()) if vh.is_finite() else -float("inf"), tie, half, vh))
+                    continue  # this half cannot hold the minimum
+                heapq.heappush(
+                    heap, (float(vh.lower()) if vh.is_finite() else -float("inf"), tie, half, vh)
+                )
                 tie += 1
         if not converged and heap:
-            lower = min((item[3] for item in heap), key=lambda a: float(a.lower()) if a.is_finite() else -1e308)
+            lower = min(
+                (item[3] for item in heap),
+                key=lambda a: float(a.lower()) if a.is_finite() else -1e308,
+            )
         lo_ball = arb(lower.lower()) if lower.is_finite() else arb.neg_inf()
-        lo_ball = lo_ball.min(best)          # the minimum lies in [lower end, best upper end]
+        lo_ball = lo_ball.min(best)  # the minimum lies in [lower end, best upper end]
         hi_ball = best
         if sign == 1:
-            return Extremum("min", lo_ball, hi_ball, dict(zip(box.names, best_pt)), count, converged)
+            return Extremum(
+                "min", lo_ball, hi_ball, dict(zip(box.names, best_pt)), count, converged
+            )
         return Extremum("max", -hi_ball, -lo_ball, dict(zip(box.names, best_pt)), count, converged)
     finally:
         flint_ctx.prec = old
@@ -398,7 +468,7 @@ def enclosure_rounds_to(lo: arb, hi: arb, printed: str) -> bool | None:
     text = text.rstrip("%")
     decimals = len(text.split(".")[1]) if "." in text else 0
     p = Fraction(text) * scale
-    h = Fraction(1, 2 * 10 ** decimals) * scale
+    h = Fraction(1, 2 * 10**decimals) * scale
     a, b = ball_of_rational(p - h), ball_of_rational(p + h)
     if bool(lo.lower() >= a) and bool(hi.upper() < b):
         return True
@@ -415,18 +485,21 @@ def _const(value: sp.Expr) -> arb:
         return arb.pi()
     if value is sp.E:
         return arb.const_e()
-    if isinstance(value, sp.Float):          # a binary floating-point value: entered exactly
+    if isinstance(value, sp.Float):  # a binary floating-point value: entered exactly
         sign, man, exp, _ = value._mpf_
-        out = arb(int(man)) * arb(2) ** int(exp) if exp >= 0 else arb(int(man)) / arb(2) ** int(-exp)
+        out = (
+            arb(int(man)) * arb(2) ** int(exp) if exp >= 0 else arb(int(man)) / arb(2) ** int(-exp)
+        )
         return -out if sign else out
-    raise InvalidParameter("expression", str(value), "rationals, pi, E, floats",
-                           "this constant has no ball evaluator")
+    raise InvalidParameter(
+        "expression", str(value), "rationals, pi, E, floats", "this constant has no ball evaluator"
+    )
 
 
 def _pow(base: arb, ex: sp.Expr, ex_ball: Callable) -> arb:
     if isinstance(ex, sp.Integer):
         k = int(ex)
-        return base ** k if k >= 0 else 1 / (base ** (-k))
+        return base**k if k >= 0 else 1 / (base ** (-k))
     if ex == sp.Rational(1, 2):
         return base.sqrt()
     if ex == sp.Rational(-1, 2):
@@ -434,7 +507,7 @@ def _pow(base: arb, ex: sp.Expr, ex_ball: Callable) -> arb:
     if isinstance(ex, sp.Rational) and ex.q > 1:
         root = base.root(int(ex.q))
         k = int(ex.p)
-        return root ** k if k >= 0 else 1 / (root ** (-k))
+        return root**k if k >= 0 else 1 / (root ** (-k))
     return (ex_ball() * base.log()).exp()
 
 
@@ -465,8 +538,12 @@ def arb_function(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
     index = {s: i for i, s in enumerate(variables)}
     free = expr.free_symbols - set(index)
     if free:
-        raise InvalidParameter("expression", str(expr), f"functions of {', '.join(map(str, variables))}",
-                               f"free symbols {sorted(map(str, free))} have no value")
+        raise InvalidParameter(
+            "expression",
+            str(expr),
+            f"functions of {', '.join(map(str, variables))}",
+            f"free symbols {sorted(map(str, free))} have no value",
+        )
 
     def compile_(e: sp.Expr) -> Callable[[Sequence[arb]], arb]:
         if e in index:
@@ -491,6 +568,7 @@ def arb_function(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
                 for p in parts[1:]:
                     out = out + p(xs)
                 return out
+
             return add
         if e.is_Mul:
             parts = [compile_(a) for a in e.args]
@@ -500,6 +578,7 @@ def arb_function(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
                 for p in parts[1:]:
                     out = out * p(xs)
                 return out
+
             return mul
         if e.is_Pow:
             base, ex = e.args
@@ -516,8 +595,12 @@ def arb_function(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
             if isinstance(e, fn):
                 inner = compile_(e.args[0])
                 return lambda xs, op=op, inner=inner: op(inner(xs))
-        raise InvalidParameter("expression", str(e), "sums, products, powers, exp, log, erf, erfc, "
-                               "sin, cos, sinh, cosh, tanh, atan, Abs", "no ball evaluator for this node")
+        raise InvalidParameter(
+            "expression",
+            str(e),
+            "sums, products, powers, exp, log, erf, erfc, sin, cos, sinh, cosh, tanh, atan, Abs",
+            "no ball evaluator for this node",
+        )
 
     body = compile_(expr)
 
@@ -527,8 +610,17 @@ def arb_function(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
     return f
 
 
-def check_positive_beyond_root(expr: sp.Expr, var: sp.Symbol, root, near, far, *, what: str = "",
-                               budget: int = 20000, prec: int = 96) -> Outcome:
+def check_positive_beyond_root(
+    expr: sp.Expr,
+    var: sp.Symbol,
+    root,
+    near,
+    far,
+    *,
+    what: str = "",
+    budget: int = 20000,
+    prec: int = 96,
+) -> Outcome:
     r"""Prove ``expr > 0`` on the half-open range between ``root`` (excluded) and ``far``.
 
     At a point where ``expr`` vanishes no enclosure can have a positive lower end, so the range
@@ -540,15 +632,27 @@ def check_positive_beyond_root(expr: sp.Expr, var: sp.Symbol, root, near, far, *
     label = what or sp.sstr(expr)
     at_root = sp.simplify(sp.sympify(expr).subs(var, root))
     if at_root != 0:
-        return refuted(f"{label} at {var} = {root} is {sp.sstr(at_root)}, not 0", value=sp.sstr(at_root))
+        return refuted(
+            f"{label} at {var} = {root} is {sp.sstr(at_root)}, not 0", value=sp.sstr(at_root)
+        )
     right = exact(far) > exact(root)
     slope = sp.diff(expr, var) if right else -sp.diff(expr, var)
     near_box = {var: (root, near) if right else (near, root)}
     far_box = {var: (near, far) if right else (far, near)}
-    parts = [check_expr_on_box(slope, near_box, strict=True, budget=budget, prec=prec, centered=True,
-                               what=f"{'' if right else '-'}d/d{var} of {label}"),
-             check_expr_on_box(expr, far_box, strict=True, budget=budget, prec=prec, centered=True,
-                               what=label)]
+    parts = [
+        check_expr_on_box(
+            slope,
+            near_box,
+            strict=True,
+            budget=budget,
+            prec=prec,
+            centered=True,
+            what=f"{'' if right else '-'}d/d{var} of {label}",
+        ),
+        check_expr_on_box(
+            expr, far_box, strict=True, budget=budget, prec=prec, centered=True, what=label
+        ),
+    ]
     return all_of(parts, f"{label} = 0 at {var} = {root} (exact)")
 
 
@@ -566,8 +670,15 @@ def arb_gradient(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> list[ArbFunct
     return [arb_function(sp.diff(expr, s), variables) for s in variables]
 
 
-def prove_expr_nonnegative(expr: sp.Expr, ranges: Mapping[sp.Symbol, tuple], *, strict: bool = False,
-                           budget: int = 20000, prec: int = 96, centered: bool = False) -> BoxResult:
+def prove_expr_nonnegative(
+    expr: sp.Expr,
+    ranges: Mapping[sp.Symbol, tuple],
+    *,
+    strict: bool = False,
+    budget: int = 20000,
+    prec: int = 96,
+    centered: bool = False,
+) -> BoxResult:
     """:func:`prove_nonnegative` for a sympy expression over ``{symbol: (lo, hi)}``.
 
     ``centered`` adds the mean-value form (the gradient comes from sympy).
@@ -579,9 +690,18 @@ def prove_expr_nonnegative(expr: sp.Expr, ranges: Mapping[sp.Symbol, tuple], *, 
     return prove_nonnegative(f, box, strict=strict, budget=budget, prec=prec, gradient=grad)
 
 
-def check_expr_on_box(expr: sp.Expr, ranges: Mapping[sp.Symbol, tuple], *, what: str = "",
-                      strict: bool = False, budget: int = 20000, prec: int = 96,
-                      centered: bool = False) -> Outcome:
+def check_expr_on_box(
+    expr: sp.Expr,
+    ranges: Mapping[sp.Symbol, tuple],
+    *,
+    what: str = "",
+    strict: bool = False,
+    budget: int = 20000,
+    prec: int = 96,
+    centered: bool = False,
+) -> Outcome:
     """The check kind for a sympy expression: ``expr >= 0`` (or ``> 0``) on the box."""
-    res = prove_expr_nonnegative(expr, ranges, strict=strict, budget=budget, prec=prec, centered=centered)
+    res = prove_expr_nonnegative(
+        expr, ranges, strict=strict, budget=budget, prec=prec, centered=centered
+    )
     return box_outcome(res, what=what or sp.sstr(expr))

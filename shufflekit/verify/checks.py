@@ -20,11 +20,13 @@ corrupt it and see the verdict change.
                                 (derandomised unless ``ctx.thorough``; the failing
                                 example is shrunk and reported).
 """
+
 from __future__ import annotations
 
 import math
-from decimal import Decimal, ROUND_HALF_UP
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 import sympy as sp
 
@@ -34,8 +36,9 @@ from shufflekit.verify.claims import Outcome, confirmed, imprecise, refuted
 Number = Any
 
 
-def exact_identity(derived: sp.Expr, printed: sp.Expr, *, what: str = "",
-                   on_mismatch: str = "refuted") -> Outcome:
+def exact_identity(
+    derived: sp.Expr, printed: sp.Expr, *, what: str = "", on_mismatch: str = "refuted"
+) -> Outcome:
     """Confirm when ``derived - printed`` simplifies to zero.
 
     ``on_mismatch`` chooses the verdict of a disagreement (``refuted`` for a wrong
@@ -46,12 +49,19 @@ def exact_identity(derived: sp.Expr, printed: sp.Expr, *, what: str = "",
     diff = sp.simplify(sp.expand(derived - printed))
     label = f"{what}: " if what else ""
     if diff == 0:
-        return confirmed(f"{label}derived {sp.sstr(derived)} equals the printed value",
-                         derived=sp.sstr(derived), printed=sp.sstr(printed))
+        return confirmed(
+            f"{label}derived {sp.sstr(derived)} equals the printed value",
+            derived=sp.sstr(derived),
+            printed=sp.sstr(printed),
+        )
     make = refuted if on_mismatch == "refuted" else imprecise
-    return make(f"{label}derived {sp.sstr(derived)}, paper prints {sp.sstr(printed)} "
-                f"(difference {sp.sstr(diff)})",
-                derived=sp.sstr(derived), printed=sp.sstr(printed), difference=sp.sstr(diff))
+    return make(
+        f"{label}derived {sp.sstr(derived)}, paper prints {sp.sstr(printed)} "
+        f"(difference {sp.sstr(diff)})",
+        derived=sp.sstr(derived),
+        printed=sp.sstr(printed),
+        difference=sp.sstr(diff),
+    )
 
 
 def relative_error(a: Number, b: Number) -> float:
@@ -61,8 +71,9 @@ def relative_error(a: Number, b: Number) -> float:
     return abs(a - b) / max(abs(a), abs(b))
 
 
-def numeric_agreement(computed: Number, printed: Number, *, rel_tol: float,
-                      what: str = "", why: str = "") -> Outcome:
+def numeric_agreement(
+    computed: Number, printed: Number, *, rel_tol: float, what: str = "", why: str = ""
+) -> Outcome:
     """Confirm when ``|computed - printed| <= rel_tol * max(|.|)``.
 
     ``why`` must say why the tolerance has that size; it is kept in the evidence.
@@ -70,8 +81,10 @@ def numeric_agreement(computed: Number, printed: Number, *, rel_tol: float,
     printed = M.printed(printed, what or "printed number")
     err = relative_error(computed, printed)
     label = f"{what}: " if what else ""
-    msg = (f"{label}computed {float(computed):.10g}, printed {float(printed):.10g}, "
-           f"relative gap {err:.3g} (tolerance {rel_tol:g}{'; ' + why if why else ''})")
+    msg = (
+        f"{label}computed {float(computed):.10g}, printed {float(printed):.10g}, "
+        f"relative gap {err:.3g} (tolerance {rel_tol:g}{'; ' + why if why else ''})"
+    )
     vals = dict(computed=float(computed), printed=float(printed), rel_gap=err, rel_tol=rel_tol)
     return confirmed(msg, **vals) if err <= rel_tol else refuted(msg, **vals)
 
@@ -134,8 +147,11 @@ def printed_digits(computed: Number, printed: str, *, what: str = "") -> Outcome
         ulp /= 100
     gap = abs(_parse_printed(ours) - _parse_printed(printed))
     if gap <= ulp * 1.0000001:
-        return imprecise(f"{label}{float(computed):.8g} rounds to {ours}, paper prints {printed} "
-                         f"(one unit in the last digit)", **vals)
+        return imprecise(
+            f"{label}{float(computed):.8g} rounds to {ours}, paper prints {printed} "
+            f"(one unit in the last digit)",
+            **vals,
+        )
     return refuted(f"{label}{float(computed):.8g} rounds to {ours}, paper prints {printed}", **vals)
 
 
@@ -150,8 +166,14 @@ def fitted_slope(xs: Sequence[Number], ys: Sequence[Number]) -> float:
     return sxy / sxx
 
 
-def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number],
-                    claimed_slope: float, *, tol: float = 0.05, what: str = "") -> Outcome:
+def remainder_order(
+    remainder: Callable[[Number], Number],
+    grid: Sequence[Number],
+    claimed_slope: float,
+    *,
+    tol: float = 0.05,
+    what: str = "",
+) -> Outcome:
     """Fit the log-log slope of ``|remainder(x)|`` over a geometric ``grid``.
 
     ``remainder(x)`` must be the exact value minus the truncated expansion,
@@ -161,15 +183,24 @@ def remainder_order(remainder: Callable[[Number], Number], grid: Sequence[Number
     but true; that is reported in the evidence).
     """
     increasing = float(grid[-1]) > float(grid[0])
-    claimed_slope = M.printed(claimed_slope, f"{what or 'remainder'}: claimed order",
-                              mutant=M.stronger_order("inf" if increasing else "zero"))
+    claimed_slope = M.printed(
+        claimed_slope,
+        f"{what or 'remainder'}: claimed order",
+        mutant=M.stronger_order("inf" if increasing else "zero"),
+    )
     ys = [remainder(x) for x in grid]
     slope = fitted_slope(grid, ys)
     label = f"{what}: " if what else ""
-    msg = (f"{label}fitted slope {slope:.4f} over x in [{float(grid[0]):.3g}, "
-           f"{float(grid[-1]):.3g}] (claimed {claimed_slope:g}, tolerance {tol:g})")
-    vals = dict(slope=slope, claimed=claimed_slope,
-                grid=[float(x) for x in grid], remainders=[float(abs(y)) for y in ys])
+    msg = (
+        f"{label}fitted slope {slope:.4f} over x in [{float(grid[0]):.3g}, "
+        f"{float(grid[-1]):.3g}] (claimed {claimed_slope:g}, tolerance {tol:g})"
+    )
+    vals = dict(
+        slope=slope,
+        claimed=claimed_slope,
+        grid=[float(x) for x in grid],
+        remainders=[float(abs(y)) for y in ys],
+    )
     if abs(slope - claimed_slope) <= tol:
         return confirmed(msg, **vals)
     faster = slope < claimed_slope if increasing else slope > claimed_slope
@@ -189,13 +220,16 @@ def sandwich(points: Iterable[tuple[Any, Number, Number, Number]], *, what: str 
             bad.append((label, float(lo), float(ex), float(up)))
     prefix = f"{what}: " if what else ""
     if bad:
-        return refuted(f"{prefix}{len(bad)} of {n} points break lower <= exact <= upper; "
-                       f"first: {bad[0]}", violations=bad[:10])
+        return refuted(
+            f"{prefix}{len(bad)} of {n} points break lower <= exact <= upper; first: {bad[0]}",
+            violations=bad[:10],
+        )
     return confirmed(f"{prefix}lower <= exact <= upper at all {n} points", points=n)
 
 
-def inequality_holds(examples: Iterable[Any], predicate: Callable[[Any], bool], *,
-                     what: str = "") -> Outcome:
+def inequality_holds(
+    examples: Iterable[Any], predicate: Callable[[Any], bool], *, what: str = ""
+) -> Outcome:
     """Confirm that ``predicate`` holds on every example; report the first failure."""
     holds = M.printed(True, f"{what}: holds on every example")
     n = 0
@@ -219,8 +253,14 @@ def property_holds(strategy, predicate: Callable[[Any], bool], ctx, *, what: str
     seen: list = []
     failing: list = []
 
-    @settings(max_examples=ctx.examples, derandomize=not ctx.thorough, deadline=None,
-              database=None, suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    @settings(
+        max_examples=ctx.examples,
+        derandomize=not ctx.thorough,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+    )
     @given(strategy)
     def _run(example):
         seen.append(1)
@@ -241,15 +281,22 @@ def series_coefficients(series, exps: Sequence[Any], printed: Sequence[Any], wha
 
     ``series`` is a :class:`~shufflekit.symbolic.series.Series` (``coefficient_in(e)``).
     """
-    printed = [M.printed(pv, f"{what}: coefficient at exponent {e}") for e, pv in zip(exps, printed)]
+    printed = [
+        M.printed(pv, f"{what}: coefficient at exponent {e}") for e, pv in zip(exps, printed)
+    ]
     derived = [sp.simplify(series.coefficient_in(e)) for e in exps]
     bad = [e for e, dv, pv in zip(exps, derived, printed) if sp.simplify(dv - pv) != 0]
     if bad:
-        return refuted(f"{what}: derived coefficients {derived} differ from printed {list(printed)} "
-                       f"at exponents {bad}", derived=[str(v) for v in derived],
-                       printed=[str(v) for v in printed])
-    return confirmed(f"{what}: derived coefficients {derived} equal the printed ones",
-                     derived=[str(v) for v in derived])
+        return refuted(
+            f"{what}: derived coefficients {derived} differ from printed {list(printed)} "
+            f"at exponents {bad}",
+            derived=[str(v) for v in derived],
+            printed=[str(v) for v in printed],
+        )
+    return confirmed(
+        f"{what}: derived coefficients {derived} equal the printed ones",
+        derived=[str(v) for v in derived],
+    )
 
 
 def all_confirmed(outcomes: Iterable[Outcome], what: str) -> Outcome:
@@ -264,12 +311,15 @@ def all_confirmed(outcomes: Iterable[Outcome], what: str) -> Outcome:
 def joined(first: Outcome, second: Outcome) -> Outcome:
     """Confirmed when both are (evidence and values merged); else the first failure."""
     if first.verdict == "confirmed" and second.verdict == "confirmed":
-        return confirmed(first.evidence + "; " + second.evidence, **{**first.values, **second.values})
+        return confirmed(
+            first.evidence + "; " + second.evidence, **{**first.values, **second.values}
+        )
     return second if first.verdict == "confirmed" else first
 
 
-def decide(condition: bool, evidence: str, *, statement: str, otherwise: str = "refuted",
-           **values: Any) -> Outcome:
+def decide(
+    condition: bool, evidence: str, *, statement: str, otherwise: str = "refuted", **values: Any
+) -> Outcome:
     """The verdict of a check whose computation ends in one yes/no ``condition``.
 
     ``statement`` names what the paper asserts (declared to the mutation harness, which

@@ -27,12 +27,14 @@ Registering a claim::
         ...
         return confirmed("derived 2/(e^eps0+1)", derived="2/(exp(eps0)+1)")
 """
+
 from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Literal
 
 from shufflekit.references import PAPERS as REFERENCES
 
@@ -46,8 +48,9 @@ VERDICTS: tuple[str, ...] = EXPECTABLE + ("error",)
 KINDS: tuple[str, ...] = ("statement", "refinement", "proof-step")
 
 #: each paper's key (the prefix of its claim ids) and how a report names it
-PAPERS: dict[str, str] = {key: f"{ref.short[0].upper()}{ref.short[1:]}, {ref.title}"
-                          for key, ref in REFERENCES.items()}
+PAPERS: dict[str, str] = {
+    key: f"{ref.short[0].upper()}{ref.short[1:]}, {ref.title}" for key, ref in REFERENCES.items()
+}
 
 
 @dataclass(frozen=True)
@@ -88,9 +91,7 @@ class Outcome:
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
-            raise ValueError(
-                f"verdict={self.verdict!r} is not one of {', '.join(VERDICTS)}"
-            )
+            raise ValueError(f"verdict={self.verdict!r} is not one of {', '.join(VERDICTS)}")
 
 
 def confirmed(evidence: str, **values: Any) -> Outcome:
@@ -143,7 +144,7 @@ class Claim:
     kind: str = "statement"
     mutation: str = ""
 
-    def run(self, ctx: CheckContext | None = None) -> "Result":
+    def run(self, ctx: CheckContext | None = None) -> Result:
         ctx = ctx or CheckContext()
         start = time.perf_counter()
         try:
@@ -242,23 +243,46 @@ class Registry:
         if not pattern:
             return claims
         pat = pattern if any(ch in pattern for ch in "*?[") else f"*{pattern}*"
-        return [c for c in claims
-                if fnmatch.fnmatch(c.id, pat) or fnmatch.fnmatch(c.paper, pat)
-                or fnmatch.fnmatch(c.source, pat)]
+        return [
+            c
+            for c in claims
+            if fnmatch.fnmatch(c.id, pat)
+            or fnmatch.fnmatch(c.paper, pat)
+            or fnmatch.fnmatch(c.source, pat)
+        ]
 
 
 REGISTRY = Registry()
 
 
-def claim(*, id: str, paper: str, source: str, statement: str,
-          expected: Verdict = "confirmed", section: str = "", kind: str = "statement",
-          mutation: str = "", registry: Registry | None = None) -> Callable[[CheckFn], CheckFn]:
+def claim(
+    *,
+    id: str,
+    paper: str,
+    source: str,
+    statement: str,
+    expected: Verdict = "confirmed",
+    section: str = "",
+    kind: str = "statement",
+    mutation: str = "",
+    registry: Registry | None = None,
+) -> Callable[[CheckFn], CheckFn]:
     """Decorator registering ``check`` as the check of a new :class:`Claim`."""
 
     def decorate(check: CheckFn) -> CheckFn:
         (registry if registry is not None else REGISTRY).add(
-            Claim(id=id, paper=paper, source=source, statement=statement, check=check,
-                  expected=expected, section=section or source, kind=kind, mutation=mutation))
+            Claim(
+                id=id,
+                paper=paper,
+                source=source,
+                statement=statement,
+                check=check,
+                expected=expected,
+                section=section or source,
+                kind=kind,
+                mutation=mutation,
+            )
+        )
         return check
 
     return decorate
@@ -272,8 +296,9 @@ def load_catalog() -> Registry:
 
     from shufflekit.verify import catalog
 
-    for info in sorted(pkgutil.walk_packages(catalog.__path__, prefix=f"{catalog.__name__}."),
-                       key=lambda m: m.name):
+    for info in sorted(
+        pkgutil.walk_packages(catalog.__path__, prefix=f"{catalog.__name__}."), key=lambda m: m.name
+    ):
         importlib.import_module(info.name)
     return REGISTRY
 
@@ -282,7 +307,6 @@ def load_plugin(path: str) -> None:
     """Import a user's Python file that registers claims with :func:`claim`."""
     import importlib.util
     import pathlib
-
     import traceback
 
     from shufflekit.errors import InvalidParameter

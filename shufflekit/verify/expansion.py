@@ -24,21 +24,28 @@ numerically :math:`g(u) = x` is solved by a root finder at ``dps`` digits; the c
 is computed in the variable :math:`u`, where everything is explicit, after proving
 :math:`g' \ne 0` on the range (so the branch is unique).
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import mpmath as mp
 import sympy as sp
+from flint import ctx as flint_ctx
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.symbolic.series import Series, series_eval
-from flint import ctx as flint_ctx
-
-from shufflekit.verify.box import (arb_function, arb_taylor, ball_of_rational, check_expr_on_box,
-                                   enclose_extremum, exact)
+from shufflekit.verify.box import (
+    arb_function,
+    arb_taylor,
+    ball_of_rational,
+    check_expr_on_box,
+    enclose_extremum,
+    exact,
+)
 
 VERDICT_ORDER = {"refuted": 0, "imprecise": 1, "confirmed": 2}
 
@@ -53,7 +60,7 @@ class Term:
     log_power: int = 0
 
     def monomial(self, x: sp.Symbol) -> sp.Expr:
-        return x ** self.exponent * sp.log(x) ** self.log_power
+        return x**self.exponent * sp.log(x) ** self.log_power
 
     def expr(self, x: sp.Symbol) -> sp.Expr:
         return self.coefficient * self.monomial(x)
@@ -64,8 +71,11 @@ class Term:
 
 def parse_terms(claimed: sp.Expr | str, var: sp.Symbol) -> list[Term]:
     r"""Split a claimed sum into :class:`Term` s (coefficients free of ``var``)."""
-    expr = sp.expand(sp.sympify(claimed, locals={str(var): var}, rational=True)) \
-        if isinstance(claimed, str) else sp.expand(sp.sympify(claimed))
+    expr = (
+        sp.expand(sp.sympify(claimed, locals={str(var): var}, rational=True))
+        if isinstance(claimed, str)
+        else sp.expand(sp.sympify(claimed))
+    )
     terms: dict = {}
     for part in sp.Add.make_args(expr):
         k = 0
@@ -78,11 +88,17 @@ def parse_terms(claimed: sp.Expr | str, var: sp.Symbol) -> list[Term]:
                 rest *= factor
         coeff, e = rest.as_coeff_exponent(var)
         if coeff.has(var) or not e.is_Rational:
-            raise InvalidParameter("claimed", sp.sstr(part), f"terms c*{var}**e*log({var})**k, e rational",
-                                   "this term is not a monomial in the variable")
+            raise InvalidParameter(
+                "claimed",
+                sp.sstr(part),
+                f"terms c*{var}**e*log({var})**k, e rational",
+                "this term is not a monomial in the variable",
+            )
         key = (sp.Rational(e), k)
         terms[key] = terms.get(key, 0) + coeff
-    return [Term(sp.nsimplify(c) if c.is_Float else c, e, k) for (e, k), c in terms.items() if c != 0]
+    return [
+        Term(sp.nsimplify(c) if c.is_Float else c, e, k) for (e, k), c in terms.items() if c != 0
+    ]
 
 
 def dominance_key(at_infinity: bool) -> Callable[[Term], tuple]:
@@ -97,10 +113,10 @@ def dominance_key(at_infinity: bool) -> Callable[[Term], tuple]:
 class TermReport:
     term: Term
     derived: sp.Expr | None
-    symbolic: str                      # confirmed / refuted / not-symbolic
-    slope: float | None                # fitted slope of |f - S_j| (S_j ends with this term)
-    expected_slope: float | None       # the exponent the remainder should decay at
-    numeric: str                       # confirmed / refuted / imprecise
+    symbolic: str  # confirmed / refuted / not-symbolic
+    slope: float | None  # fitted slope of |f - S_j| (S_j ends with this term)
+    expected_slope: float | None  # the exponent the remainder should decay at
+    numeric: str  # confirmed / refuted / imprecise
 
 
 @dataclass(frozen=True)
@@ -130,19 +146,40 @@ class ExpansionReport:
     def as_dict(self) -> dict:
         x = self.var
         return {
-            "variable": str(x), "at": self.at, "verdict": self.verdict, "dps": self.dps,
-            "grid": list(self.grid), "order": None if self.order is None else str(self.order),
-            "terms": [{"term": r.term.label(x), "exponent": str(r.term.exponent), "log_power": r.term.log_power,
-                       "claimed": sp.sstr(r.term.coefficient),
-                       "derived": None if r.derived is None else sp.sstr(r.derived),
-                       "symbolic": r.symbolic, "fitted_slope": r.slope,
-                       "expected_slope": r.expected_slope, "numeric": r.numeric} for r in self.terms],
-            "missing_terms": [{"term": t.label(x), "coefficient": sp.sstr(t.coefficient)} for t in self.missing],
+            "variable": str(x),
+            "at": self.at,
+            "verdict": self.verdict,
+            "dps": self.dps,
+            "grid": list(self.grid),
+            "order": None if self.order is None else str(self.order),
+            "terms": [
+                {
+                    "term": r.term.label(x),
+                    "exponent": str(r.term.exponent),
+                    "log_power": r.term.log_power,
+                    "claimed": sp.sstr(r.term.coefficient),
+                    "derived": None if r.derived is None else sp.sstr(r.derived),
+                    "symbolic": r.symbolic,
+                    "fitted_slope": r.slope,
+                    "expected_slope": r.expected_slope,
+                    "numeric": r.numeric,
+                }
+                for r in self.terms
+            ],
+            "missing_terms": [
+                {"term": t.label(x), "coefficient": sp.sstr(t.coefficient)} for t in self.missing
+            ],
             "remainder_fitted_slope": self.last_slope,
-            "certified": None if self.certified is None else {
-                "bound": f"|f - S_K| <= C {x}^{self.certified.order}", "C": self.certified.constant,
-                "order": str(self.certified.order), "range": [self.certified.x0, self.certified.x1],
-                "boxes": self.certified.boxes, "note": self.certified.note},
+            "certified": None
+            if self.certified is None
+            else {
+                "bound": f"|f - S_K| <= C {x}^{self.certified.order}",
+                "C": self.certified.constant,
+                "order": str(self.certified.order),
+                "range": [self.certified.x0, self.certified.x1],
+                "boxes": self.certified.boxes,
+                "note": self.certified.note,
+            },
             "notes": list(self.notes),
         }
 
@@ -151,37 +188,59 @@ class ExpansionReport:
         head = f"expansion as {x} -> {self.at}: {self.verdict}"
         rows = [("term", "claimed", "derived", "symbolic", "slope after", "expected", "numeric")]
         for r in self.terms:
-            rows.append((r.term.label(x), sp.sstr(r.term.coefficient),
-                         "-" if r.derived is None else sp.sstr(r.derived), r.symbolic,
-                         "-" if r.slope is None else f"{r.slope:.4f}",
-                         "-" if r.expected_slope is None else f"{r.expected_slope:g}", r.numeric))
+            rows.append(
+                (
+                    r.term.label(x),
+                    sp.sstr(r.term.coefficient),
+                    "-" if r.derived is None else sp.sstr(r.derived),
+                    r.symbolic,
+                    "-" if r.slope is None else f"{r.slope:.4f}",
+                    "-" if r.expected_slope is None else f"{r.expected_slope:g}",
+                    r.numeric,
+                )
+            )
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        lines = [head] + ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+        lines = [head] + [
+            "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows
+        ]
         for t in self.missing:
-            lines.append(f"  missing term: {sp.sstr(t.coefficient)}*{t.label(x)} (in the derived expansion, "
-                         f"not in the claim)")
+            lines.append(
+                f"  missing term: {sp.sstr(t.coefficient)}*{t.label(x)} (in the derived expansion, "
+                f"not in the claim)"
+            )
         if self.certified is not None:
             c = self.certified
-            lines.append(f"  certified: |f - S_K| <= {c.constant:.6g} * {x}^({c.order}) for {x} in "
-                         f"[{c.x0:g}, {c.x1:g}] ({c.boxes} boxes){'; ' + c.note if c.note else ''}")
+            lines.append(
+                f"  certified: |f - S_K| <= {c.constant:.6g} * {x}^({c.order}) for {x} in "
+                f"[{c.x0:g}, {c.x1:g}] ({c.boxes} boxes){'; ' + c.note if c.note else ''}"
+            )
         slope = "-" if self.last_slope is None else f"{self.last_slope:.4f}"
-        lines.append(f"  remainder fitted slope {slope} on the half of {x} in [{self.grid[0]:g}, "
-                     f"{self.grid[1]:g}] nearest the limit, at {self.dps} digits")
+        lines.append(
+            f"  remainder fitted slope {slope} on the half of {x} in [{self.grid[0]:g}, "
+            f"{self.grid[1]:g}] nearest the limit, at {self.dps} digits"
+        )
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 
     def latex(self) -> str:
         x = sp.latex(self.var)
-        rows = [r"\begin{tabular}{lllll}", r"term & claimed & derived & symbolic & numeric \\ \hline"]
+        rows = [
+            r"\begin{tabular}{lllll}",
+            r"term & claimed & derived & symbolic & numeric \\ \hline",
+        ]
         for r in self.terms:
-            rows.append(f"${sp.latex(r.term.monomial(self.var))}$ & ${sp.latex(r.term.coefficient)}$ & "
-                        f"{'--' if r.derived is None else '$' + sp.latex(r.derived) + '$'} & {r.symbolic} & "
-                        f"{r.numeric} \\\\")
+            rows.append(
+                f"${sp.latex(r.term.monomial(self.var))}$ & ${sp.latex(r.term.coefficient)}$ & "
+                f"{'--' if r.derived is None else '$' + sp.latex(r.derived) + '$'} & {r.symbolic} & "
+                f"{r.numeric} \\\\"
+            )
         rows.append(r"\end{tabular}")
         if self.certified is not None:
             c = self.certified
-            rows.append(rf"$|f - S_K| \le {c.constant:.6g}\,{x}^{{{sp.latex(c.order)}}}$ for "
-                        rf"${x}\in[{c.x0:g}, {c.x1:g}]$.")
+            rows.append(
+                rf"$|f - S_K| \le {c.constant:.6g}\,{x}^{{{sp.latex(c.order)}}}$ for "
+                rf"${x}\in[{c.x0:g}, {c.x1:g}]$."
+            )
         return "\n".join(rows)
 
 
@@ -199,14 +258,15 @@ def series_of(expr: sp.Expr, z: sp.Symbol, order) -> Series:
         return Series.from_expr(expr, z, order)
 
 
-def derived_expansion(f: sp.Expr, var: sp.Symbol, at_infinity: bool, upto,
-                      inverse: tuple | None = None) -> Series:
+def derived_expansion(
+    f: sp.Expr, var: sp.Symbol, at_infinity: bool, upto, inverse: tuple | None = None
+) -> Series:
     r"""The true expansion of ``f`` (or of the reversion) to beyond exponent ``upto`` (in ``var``).
 
     Returned as a series in :math:`z` (:math:`z = 1/x` at infinity, :math:`z = x` at 0).
     """
     z, x_of_z = _small(var, at_infinity)
-    need = -sp.Rational(upto) if at_infinity else sp.Rational(upto)    # exponent in z to exceed
+    need = -sp.Rational(upto) if at_infinity else sp.Rational(upto)  # exponent in z to exceed
     for extra in (2, 4, 8):
         order = need + extra
         if inverse is None:
@@ -225,7 +285,9 @@ def derived_expansion(f: sp.Expr, var: sp.Symbol, at_infinity: bool, upto,
     return ser
 
 
-def coefficient_by_limits(f: sp.Expr, var: sp.Symbol, at, terms: Sequence[Term]) -> list[sp.Expr | None]:
+def coefficient_by_limits(
+    f: sp.Expr, var: sp.Symbol, at, terms: Sequence[Term]
+) -> list[sp.Expr | None]:
     r"""Coefficients by successive limits (used when the claim has log terms)."""
     out = []
     partial = sp.Integer(0)
@@ -235,7 +297,7 @@ def coefficient_by_limits(f: sp.Expr, var: sp.Symbol, at, terms: Sequence[Term])
         except (NotImplementedError, ValueError):
             c = None
         out.append(c if c is not None and c.is_finite else None)
-        partial += t.expr(var)            # the claimed S_j: a wrong c_j makes later limits infinite
+        partial += t.expr(var)  # the claimed S_j: a wrong c_j makes later limits infinite
     return out
 
 
@@ -273,12 +335,23 @@ def default_grid(at_infinity: bool) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------------ the check
-def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, var: sp.Symbol | str, *,
-                    at: Any = sp.oo, order: Any = None, inverse_of: sp.Expr | str | None = None,
-                    of: sp.Symbol | str | None = None, quantity: sp.Expr | str | None = None,
-                    dps: int = 50, grid: tuple[float, float] | None = None, points: int = 8,
-                    certify_range: tuple[Any, Any] | None = None, certify: bool = True,
-                    budget: int = 10000) -> ExpansionReport:
+def check_expansion(
+    f: sp.Expr | Callable | str | None,
+    claimed: sp.Expr | str,
+    var: sp.Symbol | str,
+    *,
+    at: Any = sp.oo,
+    order: Any = None,
+    inverse_of: sp.Expr | str | None = None,
+    of: sp.Symbol | str | None = None,
+    quantity: sp.Expr | str | None = None,
+    dps: int = 50,
+    grid: tuple[float, float] | None = None,
+    points: int = 8,
+    certify_range: tuple[Any, Any] | None = None,
+    certify: bool = True,
+    budget: int = 10000,
+) -> ExpansionReport:
     r"""Check ``claimed`` as the expansion of ``f`` as ``var -> at`` (``oo`` or ``0``).
 
     ``f``: a sympy expression (or string) in ``var``, or an mpmath-evaluable callable (numeric
@@ -292,8 +365,11 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
     """
     if isinstance(var, str):
         var = sp.Symbol(var, positive=True)
-    at_s = sp.sympify(at) if not isinstance(at, str) else (sp.oo if at.strip() in ("oo", "inf", "infinity")
-                                                            else sp.sympify(at))
+    at_s = (
+        sp.sympify(at)
+        if not isinstance(at, str)
+        else (sp.oo if at.strip() in ("oo", "inf", "infinity") else sp.sympify(at))
+    )
     if at_s not in (sp.oo, sp.Integer(0)):
         raise InvalidParameter("at", at, "oo or 0")
     at_infinity = at_s == sp.oo
@@ -316,7 +392,9 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
         target = sp.oo if at_infinity else 0
         u_at_infinity = sp.limit(g, u, sp.oo) == target
         if not u_at_infinity and sp.limit(g, u, 0, "+") != target:
-            raise InvalidParameter("inverse_of", sp.sstr(g), f"g({u}) -> {target} as {u} -> oo or 0+")
+            raise InvalidParameter(
+                "inverse_of", sp.sstr(g), f"g({u}) -> {target} as {u} -> oo or 0+"
+            )
         inverse = (g, u, q, u_at_infinity)
         f_sym = None
     elif isinstance(f, str):
@@ -360,8 +438,11 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
                 if e not in claimed_exps and not beyond:
                     missing.append(Term(c, e, 0))
             if order_r is None:
-                nxt = [z_exp(e_z) for e_z, _ in true_series.terms
-                       if ((z_exp(e_z) < lo_e) if at_infinity else (z_exp(e_z) > lo_e))]
+                nxt = [
+                    z_exp(e_z)
+                    for e_z, _ in true_series.terms
+                    if ((z_exp(e_z) < lo_e) if at_infinity else (z_exp(e_z) > lo_e))
+                ]
                 if nxt:
                     order_r = nxt[0]
     sym_verdicts = []
@@ -391,8 +472,10 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
             c = mp.mpf(sp.N(t.coefficient, dps + 5)) if t.coefficient.is_number else None
             if c is None:
                 raise InvalidParameter("claimed", sp.sstr(t.coefficient), "numeric coefficients")
-            partial = [p + c * mp.power(x, mp.mpf(t.exponent.p) / t.exponent.q) * mp.log(x) ** t.log_power
-                       for p, x in zip(partial, xs)]
+            partial = [
+                p + c * mp.power(x, mp.mpf(t.exponent.p) / t.exponent.q) * mp.log(x) ** t.log_power
+                for p, x in zip(partial, xs)
+            ]
             rem = [a - b if abs(a - b) > eps else 0 for a, b, eps in zip(fx, partial, noise)]
             zero_after.append(all(r == 0 for r in rem))
             slopes.append(fitted_slope(xs, rem))
@@ -417,10 +500,16 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
         # the local slope over the decade nearest the limit: the next-order corrections of a
         # pure power move it by much less than 0.1 there; a log factor moves it by
         # 1/|log x| >= 0.13 on the default grids, so 0.1 separates O(x^p) from O(x^p log x)
-        ok = (last_slope <= float(order_r) + 0.1) if at_infinity else (last_slope >= float(order_r) - 0.1)
+        ok = (
+            (last_slope <= float(order_r) + 0.1)
+            if at_infinity
+            else (last_slope >= float(order_r) - 0.1)
+        )
         if not ok:
-            notes.append(f"remainder slope {last_slope:.3f} near the limit is not the claimed order {order_r} "
-                         f"(tolerance 0.1)")
+            notes.append(
+                f"remainder slope {last_slope:.3f} near the limit is not the claimed order {order_r} "
+                f"(tolerance 0.1)"
+            )
             num_verdicts[-1] = "refuted" if num_verdicts[-1] == "confirmed" else num_verdicts[-1]
 
     # ---- certified bound on a finite range
@@ -446,10 +535,23 @@ def check_expansion(f: sp.Expr | Callable | str | None, claimed: sp.Expr | str, 
     verdict = min(verdicts, key=lambda v: VERDICT_ORDER[v])
     if "undetermined" in sym_verdicts and verdict == "confirmed":
         verdict = "imprecise"
-    rows = tuple(TermReport(t, d, sv, s, ex, nv) for t, d, sv, s, ex, nv in
-                 zip(terms, derived, sym_verdicts, slopes, expected, num_verdicts))
-    return ExpansionReport(var, "oo" if at_infinity else "0", rows, tuple(missing), order_r, last_slope, dps,
-                           (float(lo), float(hi)), cert, verdict, tuple(notes))
+    rows = tuple(
+        TermReport(t, d, sv, s, ex, nv)
+        for t, d, sv, s, ex, nv in zip(terms, derived, sym_verdicts, slopes, expected, num_verdicts)
+    )
+    return ExpansionReport(
+        var,
+        "oo" if at_infinity else "0",
+        rows,
+        tuple(missing),
+        order_r,
+        last_slope,
+        dps,
+        (float(lo), float(hi)),
+        cert,
+        verdict,
+        tuple(notes),
+    )
 
 
 def _root_guess(inverse, var, at_infinity) -> Callable:
@@ -461,17 +563,19 @@ def _root_guess(inverse, var, at_infinity) -> Callable:
         lead = series_of(1 / gz if at_infinity else gz, s, 6)
         e0f, c0f = float(lead.leading_exponent), float(lead.leading_coefficient)
     except (ValueError, TypeError, NotImplementedError):
-        return lambda x: x                  # no leading term: start the root finder at x itself
+        return lambda x: x  # no leading term: start the root finder at x itself
 
     def guess(x):
         w = 1 / x if at_infinity else x
         sv = (w / c0f) ** (1 / e0f)
         return 1 / sv if u_at_inf else sv
+
     return guess
 
 
-def certified_bound(f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps,
-                    taylor_order: int = 3) -> CertifiedBound:
+def certified_bound(
+    f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps, taylor_order: int = 3
+) -> CertifiedBound:
     r"""Certified :math:`C = \max |f - S_K|/|x^p|` over ``[x0, x1]`` (upper end of the enclosure)."""
     x0, x1 = exact(x0), exact(x1)
     if not 0 < x0 < x1:
@@ -479,16 +583,20 @@ def certified_bound(f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps,
     S = sp.Add(*[t.expr(var) for t in terms])
     note = ""
     if inverse is None:
-        h = (f_sym - S) / var ** p
+        h = (f_sym - S) / var**p
         v, rng = var, (x0, x1)
     else:
         g, u, q, _ = inverse
-        h = (q - S.subs(var, g)) / g ** p
+        h = (q - S.subs(var, g)) / g**p
         with mp.workdps(dps):
-            r0 = mp.findroot(lambda t: sp.lambdify(u, g, "mpmath")(t) - mp.mpf(x0.numerator) / x0.denominator,
-                             guess(mp.mpf(x0.numerator) / x0.denominator))
-            r1 = mp.findroot(lambda t: sp.lambdify(u, g, "mpmath")(t) - mp.mpf(x1.numerator) / x1.denominator,
-                             guess(mp.mpf(x1.numerator) / x1.denominator))
+            r0 = mp.findroot(
+                lambda t: sp.lambdify(u, g, "mpmath")(t) - mp.mpf(x0.numerator) / x0.denominator,
+                guess(mp.mpf(x0.numerator) / x0.denominator),
+            )
+            r1 = mp.findroot(
+                lambda t: sp.lambdify(u, g, "mpmath")(t) - mp.mpf(x1.numerator) / x1.denominator,
+                guess(mp.mpf(x1.numerator) / x1.denominator),
+            )
         ua, ub = sorted([exact(mp.nstr(r0, 20)), exact(mp.nstr(r1, 20))])
         # widen by a relative 1e-12 and check in balls that g([ua, ub]) covers [x0, x1]
         ua, ub = ua * (1 - exact("1e-12")), ub * (1 + exact("1e-12"))
@@ -501,23 +609,46 @@ def certified_bound(f_sym, terms, var, p, x0, x1, inverse, budget, guess, dps,
             flint_ctx.prec = old
         lo_b, hi_b = (ga, gb) if bool(ga < gb) else (gb, ga)
         if not (bool(lo_b <= ball_of_rational(x0)) and bool(hi_b >= ball_of_rational(x1))):
-            raise InvalidParameter("certify_range", (str(x0), str(x1)), "a range covered by the solved u-range")
-        mono = check_expr_on_box(sp.diff(g, u) if bool(ga < gb) else -sp.diff(g, u), {u: (ua, ub)}, strict=True,
-                                 budget=budget, centered=True, what=f"dg/d{u}")
+            raise InvalidParameter(
+                "certify_range", (str(x0), str(x1)), "a range covered by the solved u-range"
+            )
+        mono = check_expr_on_box(
+            sp.diff(g, u) if bool(ga < gb) else -sp.diff(g, u),
+            {u: (ua, ub)},
+            strict=True,
+            budget=budget,
+            centered=True,
+            what=f"dg/d{u}",
+        )
         if mono.verdict != "confirmed":
-            raise InvalidParameter("inverse_of", sp.sstr(g), "a function monotone on the range", mono.evidence)
-        note = (f"computed in {u} in [{float(ua):.8g}, {float(ub):.8g}] where g is proved monotone "
-                f"({mono.values.get('boxes')} boxes) and covers the range")
+            raise InvalidParameter(
+                "inverse_of", sp.sstr(g), "a function monotone on the range", mono.evidence
+            )
+        note = (
+            f"computed in {u} in [{float(ua):.8g}, {float(ub):.8g}] where g is proved monotone "
+            f"({mono.values.get('boxes')} boxes) and covers the range"
+        )
         v, rng = u, (ua, ub)
     fa = arb_function(h, [v])
     tay = arb_taylor(h, v, taylor_order)
     # C only needs to be an upper bound: stop at 1% of the extremum (plus 1e-12 absolute)
-    hi = enclose_extremum(fa, {str(v): rng}, kind="max", tol=1e-12, rel_tol=1e-2, budget=budget, taylor=tay)
-    lo = enclose_extremum(fa, {str(v): rng}, kind="min", tol=1e-12, rel_tol=1e-2, budget=budget, taylor=tay)
+    hi = enclose_extremum(
+        fa, {str(v): rng}, kind="max", tol=1e-12, rel_tol=1e-2, budget=budget, taylor=tay
+    )
+    lo = enclose_extremum(
+        fa, {str(v): rng}, kind="min", tol=1e-12, rel_tol=1e-2, budget=budget, taylor=tay
+    )
     if not (hi.hi.is_finite() and lo.lo.is_finite()):
-        raise InvalidParameter("certify_range", (str(x0), str(x1)), "a range where f - S_K is finite")
+        raise InvalidParameter(
+            "certify_range", (str(x0), str(x1)), "a range where f - S_K is finite"
+        )
     c = max(float(hi.hi.upper()), float(-lo.lo.lower()))
-    c = math.nextafter(c, math.inf)          # the float of the arb upper end, rounded outward
-    state = "" if (hi.converged and lo.converged) else \
-        "enclosure not at tolerance (budget); C is still an upper bound"
-    return CertifiedBound(c, p, float(x0), float(x1), hi.boxes + lo.boxes, "; ".join(x for x in (note, state) if x))
+    c = math.nextafter(c, math.inf)  # the float of the arb upper end, rounded outward
+    state = (
+        ""
+        if (hi.converged and lo.converged)
+        else "enclosure not at tolerance (budget); C is still an upper bound"
+    )
+    return CertifiedBound(
+        c, p, float(x0), float(x1), hi.boxes + lo.boxes, "; ".join(x for x in (note, state) if x)
+    )

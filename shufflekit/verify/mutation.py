@@ -23,17 +23,32 @@ Corruptions (chosen so that a check which really compares must notice):
 * a tuple / list: its first non-zero entry corrupted; a callable row ``k -> tuple``: its value
   corrupted.
 """
+
 from __future__ import annotations
 
 import contextvars
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import sympy as sp
 
-__all__ = ["Site", "MutationRun", "Mutant", "ClaimMutation", "printed", "corrupt", "mutation_run",
-           "stronger_order", "swap_entries", "tighter_upper", "mutate_claim", "mutate_claims", "kill_rates"]
+__all__ = [
+    "Site",
+    "MutationRun",
+    "Mutant",
+    "ClaimMutation",
+    "printed",
+    "corrupt",
+    "mutation_run",
+    "stronger_order",
+    "swap_entries",
+    "tighter_upper",
+    "mutate_claim",
+    "mutate_claims",
+    "kill_rates",
+]
 
 
 @dataclass
@@ -51,11 +66,12 @@ class MutationRun:
 
     target: int | None = None
     sites: list[Site] = field(default_factory=list)
-    corrupted: tuple[str, str, str] | None = None   # (name, original, corrupted)
+    corrupted: tuple[str, str, str] | None = None  # (name, original, corrupted)
 
 
-_RUN: contextvars.ContextVar[MutationRun | None] = contextvars.ContextVar("mutation_run",
-                                                                          default=None)
+_RUN: contextvars.ContextVar[MutationRun | None] = contextvars.ContextVar(
+    "mutation_run", default=None
+)
 
 
 class mutation_run:
@@ -74,8 +90,11 @@ class mutation_run:
 
 
 def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else (sp.sstr(value) if isinstance(value, sp.Basic)
-                                                  else repr(value))
+    text = (
+        value
+        if isinstance(value, str)
+        else (sp.sstr(value) if isinstance(value, sp.Basic) else repr(value))
+    )
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -94,8 +113,9 @@ def printed(value: Any, name: str = "", *, mutant: Callable[[Any], Any] | None =
     return new
 
 
-_DECIMAL = re.compile(r"^(?P<head>[-+]?[0-9]*\.?[0-9]*?)(?P<last>[0-9])(?P<tail>(?:e[-+]?[0-9]+)?%?)$",
-                      re.IGNORECASE)
+_DECIMAL = re.compile(
+    r"^(?P<head>[-+]?[0-9]*\.?[0-9]*?)(?P<last>[0-9])(?P<tail>(?:e[-+]?[0-9]+)?%?)$", re.IGNORECASE
+)
 
 
 def _corrupt_decimal(text: str) -> str:
@@ -178,11 +198,25 @@ class ClaimMutation:
     reason: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.claim_id, "paper": self.paper, "kind": self.kind,
-                "baseline": self.baseline, "sites": self.sites, "status": self.status,
-                "reason": self.reason,
-                "mutants": [{"site": m.site.name, "original": m.site.value, "corrupted": m.corrupted,
-                             "verdict": m.verdict, "killed": m.killed} for m in self.mutants]}
+        return {
+            "id": self.claim_id,
+            "paper": self.paper,
+            "kind": self.kind,
+            "baseline": self.baseline,
+            "sites": self.sites,
+            "status": self.status,
+            "reason": self.reason,
+            "mutants": [
+                {
+                    "site": m.site.name,
+                    "original": m.site.value,
+                    "corrupted": m.corrupted,
+                    "verdict": m.verdict,
+                    "killed": m.killed,
+                }
+                for m in self.mutants
+            ],
+        }
 
 
 def _spread(n: int, k: int) -> list[int]:
@@ -200,35 +234,72 @@ def mutate_claim(claim, ctx, *, max_mutants: int = 8) -> ClaimMutation:
     baseline = result.outcome.verdict
     sites = list(base.sites)
     if claim.expected == "not-checkable" or baseline == "not-checkable":
-        return ClaimMutation(claim.id, claim.paper, claim.kind, baseline, len(sites), (),
-                             "not-checkable", result.outcome.evidence)
+        return ClaimMutation(
+            claim.id,
+            claim.paper,
+            claim.kind,
+            baseline,
+            len(sites),
+            (),
+            "not-checkable",
+            result.outcome.evidence,
+        )
     if baseline == "error":
-        return ClaimMutation(claim.id, claim.paper, claim.kind, baseline, len(sites), (),
-                             "survived", "the unmutated check raised: " + result.outcome.evidence)
+        return ClaimMutation(
+            claim.id,
+            claim.paper,
+            claim.kind,
+            baseline,
+            len(sites),
+            (),
+            "survived",
+            "the unmutated check raised: " + result.outcome.evidence,
+        )
     mutants = []
     for index in _spread(len(sites), max_mutants):
         with mutation_run(index) as run:
             out = claim.run(ctx).outcome
         corrupted = run.corrupted[2] if run.corrupted else "(site not reached)"
-        mutants.append(Mutant(sites[index], corrupted, out.verdict, out.evidence,
-                              killed=out.verdict not in (baseline, "error")))
+        mutants.append(
+            Mutant(
+                sites[index],
+                corrupted,
+                out.verdict,
+                out.evidence,
+                killed=out.verdict not in (baseline, "error"),
+            )
+        )
     survivors = [m for m in mutants if not m.killed]
     if mutants and not survivors:
-        return ClaimMutation(claim.id, claim.paper, claim.kind, baseline, len(sites),
-                             tuple(mutants), "killed", "")
+        return ClaimMutation(
+            claim.id, claim.paper, claim.kind, baseline, len(sites), tuple(mutants), "killed", ""
+        )
     if claim.mutation:
-        return ClaimMutation(claim.id, claim.paper, claim.kind, baseline, len(sites),
-                             tuple(mutants), "not-checkable", claim.mutation)
+        return ClaimMutation(
+            claim.id,
+            claim.paper,
+            claim.kind,
+            baseline,
+            len(sites),
+            tuple(mutants),
+            "not-checkable",
+            claim.mutation,
+        )
     if not mutants:
         reason = "declares nothing it compares against (no mutation.printed site)"
     else:
-        reason = "; ".join(f"{m.site.name} {m.site.value} -> {m.corrupted} left the verdict "
-                           f"{m.verdict}" for m in survivors)
-    return ClaimMutation(claim.id, claim.paper, claim.kind, baseline, len(sites), tuple(mutants),
-                         "survived", reason)
+        reason = "; ".join(
+            f"{m.site.name} {m.site.value} -> {m.corrupted} left the verdict {m.verdict}"
+            for m in survivors
+        )
+    return ClaimMutation(
+        claim.id, claim.paper, claim.kind, baseline, len(sites), tuple(mutants), "survived", reason
+    )
 
 
-def mutate_claims(claims, ctx, *, progress: bool = False, max_mutants: int = 8) -> list[ClaimMutation]:
+def mutate_claims(
+    claims, ctx, *, progress: bool = False, max_mutants: int = 8
+) -> list[ClaimMutation]:
     """:func:`mutate_claim` for each claim (with a progress bar when asked and standard error
     is a terminal)."""
     import sys
@@ -237,8 +308,14 @@ def mutate_claims(claims, ctx, *, progress: bool = False, max_mutants: int = 8) 
 
     claims = list(claims)
     on_terminal = getattr(sys.stderr, "isatty", lambda: False)()
-    bar = tqdm(claims, desc="mutating", unit="claim", file=sys.stderr,
-               disable=not (progress and on_terminal), leave=False)
+    bar = tqdm(
+        claims,
+        desc="mutating",
+        unit="claim",
+        file=sys.stderr,
+        disable=not (progress and on_terminal),
+        leave=False,
+    )
     return [mutate_claim(c, ctx, max_mutants=max_mutants) for c in bar]
 
 
@@ -247,8 +324,17 @@ def kill_rates(records: list[ClaimMutation]) -> dict[str, Any]:
     with the surviving claims and the explained (not-checkable) ones."""
     papers: dict[str, dict[str, Any]] = {}
     for r in records:
-        p = papers.setdefault(r.paper, {"claims": 0, "checkable": 0, "killed": 0,
-                                        "not_checkable": 0, "mutants": 0, "mutants_killed": 0})
+        p = papers.setdefault(
+            r.paper,
+            {
+                "claims": 0,
+                "checkable": 0,
+                "killed": 0,
+                "not_checkable": 0,
+                "mutants": 0,
+                "mutants_killed": 0,
+            },
+        )
         p["claims"] += 1
         p["mutants"] += len(r.mutants)
         p["mutants_killed"] += sum(m.killed for m in r.mutants)
@@ -261,18 +347,26 @@ def kill_rates(records: list[ClaimMutation]) -> dict[str, Any]:
         p["kill_rate"] = round(p["killed"] / p["checkable"], 4) if p["checkable"] else None
     checkable = sum(p["checkable"] for p in papers.values())
     killed = sum(p["killed"] for p in papers.values())
-    return {"papers": dict(sorted(papers.items())),
-            "overall": {"checkable": checkable, "killed": killed,
-                        "kill_rate": round(killed / checkable, 4) if checkable else None},
-            "survivors": [{"id": r.claim_id, "reason": r.reason} for r in records
-                          if r.status == "survived"],
-            "explained": [{"id": r.claim_id, "reason": r.reason} for r in records
-                          if r.status == "not-checkable"]}
+    return {
+        "papers": dict(sorted(papers.items())),
+        "overall": {
+            "checkable": checkable,
+            "killed": killed,
+            "kill_rate": round(killed / checkable, 4) if checkable else None,
+        },
+        "survivors": [
+            {"id": r.claim_id, "reason": r.reason} for r in records if r.status == "survived"
+        ],
+        "explained": [
+            {"id": r.claim_id, "reason": r.reason} for r in records if r.status == "not-checkable"
+        ],
+    }
 
 
 def swap_entries(row: Callable[..., tuple]) -> Callable[..., tuple]:
     """Corruption of a printed table row ``k -> (p_1, ..., p_m)``: its first two unequal entries
     swapped (a probability printed against the wrong atom)."""
+
     def swapped(*args, **kwargs):
         items = list(row(*args, **kwargs))
         for j in range(1, len(items)):
@@ -280,6 +374,7 @@ def swap_entries(row: Callable[..., tuple]) -> Callable[..., tuple]:
                 items[0], items[j] = items[j], items[0]
                 break
         return tuple(items)
+
     return swapped
 
 

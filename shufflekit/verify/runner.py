@@ -1,25 +1,32 @@
 """Run registered claims (with a progress bar) and summarise the verdicts."""
+
 from __future__ import annotations
 
 import sys
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from tqdm import tqdm
 
 from shufflekit.verify.claims import REGISTRY, VERDICTS, CheckContext, Claim, Result, load_catalog
 
 
-def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
-               progress: bool = True) -> list[Result]:
+def run_claims(
+    claims: Iterable[Claim], ctx: CheckContext | None = None, *, progress: bool = True
+) -> list[Result]:
     """Run each claim's check; a check that raises is reported, never hidden.  The progress
     bar is drawn when ``progress`` is true and standard error is a terminal."""
     claims = list(claims)
     ctx = ctx or CheckContext()
     results = []
-    bar = tqdm(claims, desc="verifying", unit="claim", file=sys.stderr,
-               disable=not (progress and getattr(sys.stderr, "isatty", lambda: False)()),
-               leave=False)
+    bar = tqdm(
+        claims,
+        desc="verifying",
+        unit="claim",
+        file=sys.stderr,
+        disable=not (progress and getattr(sys.stderr, "isatty", lambda: False)()),
+        leave=False,
+    )
     for c in bar:
         bar.set_postfix_str(c.id[-40:])
         results.append(c.run(ctx))
@@ -53,9 +60,18 @@ def exit_status(results: list[Result]) -> int:
     return EXIT_VERDICT_CHANGED if s["regressions"] else EXIT_OK
 
 
-def run(pattern: str | None = None, *, quick: bool = True, thorough: bool = False,
-        dps: int = 50, progress: bool = False) -> list[Result]:
+def run(
+    pattern: str | None = None,
+    *,
+    quick: bool = True,
+    thorough: bool = False,
+    dps: int = 50,
+    progress: bool = False,
+) -> list[Result]:
     """Run the registered claims matching ``pattern`` (the catalog plus your own)."""
     load_catalog()
-    return run_claims(REGISTRY.select(pattern), CheckContext(quick=quick, thorough=thorough, dps=dps),
-                      progress=progress)
+    return run_claims(
+        REGISTRY.select(pattern),
+        CheckContext(quick=quick, thorough=thorough, dps=dps),
+        progress=progress,
+    )

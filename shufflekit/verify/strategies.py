@@ -8,6 +8,7 @@
 ``markov_kernels``        post-processing kernels with ``n_in`` rows (zeros allowed);
 ``krr_parameters``        ``(k, eps0)`` pairs for k-ary randomized response.
 """
+
 from __future__ import annotations
 
 from hypothesis import strategies as st
@@ -34,8 +35,9 @@ def channels(draw, size=st.integers(2, 5), floor: float = 0.01, distinct: bool =
 
 
 @st.composite
-def probability_rows(draw, n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 5),
-                     floor: float = 0.02):
+def probability_rows(
+    draw, n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 5), floor: float = 0.02
+):
     """A row-stochastic matrix: ``n_inputs`` rows over ``n_outputs`` symbols, each entry at
     least ``floor`` before normalising."""
     k = draw(n_inputs) if not isinstance(n_inputs, int) else n_inputs
@@ -44,12 +46,15 @@ def probability_rows(draw, n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 
 
 
 @st.composite
-def finite_mechanisms(draw, inputs=st.integers(2, 4), outputs=st.integers(2, 5), floor: float = 0.02):
+def finite_mechanisms(
+    draw, inputs=st.integers(2, 4), outputs=st.integers(2, 5), floor: float = 0.02
+):
     return FiniteMechanism.from_matrix(draw(probability_rows(inputs, outputs, floor)))
 
 
-def enumeration_cases(inputs=st.integers(2, 3), outputs=st.integers(2, 4), n=st.integers(1, 5),
-                      eps_max: float = 1.5):
+def enumeration_cases(
+    inputs=st.integers(2, 3), outputs=st.integers(2, 4), n=st.integers(1, 5), eps_max: float = 1.5
+):
     """``(mechanism, n, epsilon)``: a finite mechanism with few inputs and outputs, a number of
     users and an epsilon in ``[0, eps_max]``, small enough for the histogram enumerations of
     :mod:`shufflekit.numeric.kernels.brute_force` (the default sizes enumerate in milliseconds)."""

@@ -7,6 +7,7 @@ the option and says what is allowed (``allowed ...`` or argparse's ``choose from
 traceback.  The ``verify`` command (claim catalog) is probed in tests/verify.  ``sweep`` runs on a
 tiny spec written to a temporary directory ({SPEC}, {CACHE} in its base call).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,24 +29,40 @@ BASE = {
     "design": ["design", "bmg", "--n", "100", "--epsilon", "1", "--delta", "1e-5"],
     "compose": ["compose", "rr", "--eps0", "1", "--n", "10", "--rounds", "2", "--delta", "1e-3"],
     "sweep": ["sweep", "{SPEC}", "--workers", "1", "--cache-dir", "{CACHE}"],
-    "check-expansion": ["check-expansion", "x + x**2/2", "--function", "exp(x) - 1", "--at", "0",
-                        "--no-certify"],
+    "check-expansion": [
+        "check-expansion",
+        "x + x**2/2",
+        "--function",
+        "exp(x) - 1",
+        "--at",
+        "0",
+        "--no-certify",
+    ],
 }
 SPEC = ONE_POINT_SWEEP
 BAD_NUMBERS = ["nan", "inf", "-inf", "abc", "", "-3", "1e400", "0.5,,0.5", "1/0"]
 BAD_OUTPUT = ["/nonexistent/dir/out.txt", "", "/"]
-FREE_TEXT = {"method", "schedule", "plot_x"}   # checked after parsing (registry, JSON, spec)
+FREE_TEXT = {"method", "schedule", "plot_x"}  # checked after parsing (registry, JSON, spec)
 #: text options with their own syntax, and values outside it
 BAD_TEXT = {
     "expression": ["", "nan", "__import__('os')", "x**", "0.5,,0.5", "10**10**10", "x.func"],
     "name": ["", "1x", "a b", "__x", "lambda"],
-    "directory": ["", "/nonexistent/dir/c", "{SPEC}"],      # {SPEC}: a file, not a directory
+    "directory": ["", "/nonexistent/dir/c", "{SPEC}"],  # {SPEC}: a file, not a directory
     "plot": BAD_OUTPUT + ["plot.xyz"],
     "scheduler": ["bogus", "", "http://x"],
 }
-TEXT_KIND = {"claimed": "expression", "function": "expression", "inverse_of": "expression",
-             "quantity": "expression", "order": "expression", "var": "name", "of": "name",
-             "cache_dir": "directory", "plot": "plot", "scheduler": "scheduler"}
+TEXT_KIND = {
+    "claimed": "expression",
+    "function": "expression",
+    "inverse_of": "expression",
+    "quantity": "expression",
+    "order": "expression",
+    "var": "name",
+    "of": "name",
+    "cache_dir": "directory",
+    "plot": "plot",
+    "scheduler": "scheduler",
+}
 #: an unknown value of a positional argument (a text that is not a name of anything)
 BAD_POSITIONAL = {"check-expansion": "x**"}
 
@@ -77,11 +94,11 @@ def probes() -> list[tuple[str, list[str], str]]:
         for action in parser._actions:
             if action.dest in ("help", "ones_deprecated") or action.nargs == 0:
                 continue
-            if not action.option_strings:           # positional: an unknown name
+            if not action.option_strings:  # positional: an unknown name
                 pos = base.index(base[1]) if len(base) > 1 and not base[1].startswith("-") else None
                 if pos is not None:
                     bad = BAD_POSITIONAL.get(command, "bogus")
-                    out.append((action.dest, base[:pos] + [bad] + base[pos + 1:], "value"))
+                    out.append((action.dest, base[:pos] + [bad] + base[pos + 1 :], "value"))
                 continue
             flag = action.option_strings[-1]
             rest = without(base, action.option_strings)
@@ -97,10 +114,10 @@ def probes() -> list[tuple[str, list[str], str]]:
                 values = BAD_TEXT[TEXT_KIND[action.dest]]
             else:
                 values = BAD_NUMBERS
-            for v in values:   # a value that looks like an option is written --flag=value
-                if action.nargs == 2:                   # a pair: the bad value first
+            for v in values:  # a value that looks like an option is written --flag=value
+                if action.nargs == 2:  # a pair: the bad value first
                     if v.startswith("-") and v != "-3":
-                        continue                        # argparse would read it as an option
+                        continue  # argparse would read it as an option
                     arg = [flag, v, "1"]
                 else:
                     arg = [f"{flag}={v}"] if v.startswith("-") else [flag, v]

@@ -1,4 +1,5 @@
 """The command line: subcommands, the output model, clean errors with exit status 2."""
+
 import csv
 import io
 import json
@@ -23,10 +24,11 @@ def test_version(capsys):
 
 def test_every_option_has_help():
     from shufflekit.cli import build_parser
+
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     for name, p in sub.choices.items():
-        if name == "verify":        # options of the verify command are documented with it
+        if name == "verify":  # options of the verify command are documented with it
             continue
         for action in p._actions:
             if action.dest in ("help", "ones_deprecated"):
@@ -35,8 +37,12 @@ def test_every_option_has_help():
 
 
 def test_mechanism_krr_json(capsys):
-    assert main(["mechanism", "krr", "--k", "10", "--eps0", "4", "--epsilon", "0.5",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            ["mechanism", "krr", "--k", "10", "--eps0", "4", "--epsilon", "0.5", "--format", "json"]
+        )
+        == 0
+    )
     payload = json.loads(capsys.readouterr().out)
     assert payload["gamma"]["exact"] == "10/(9 + exp(4))"
     assert set(payload) >= {"name", "params", "gamma", "eps0", "chi_lo", "chi_up", "gparv"}
@@ -49,8 +55,23 @@ def test_mechanism_krr_json(capsys):
 
 
 def test_mechanism_json_rational_parameters_are_numbers(capsys):
-    assert main(["mechanism", "privunit", "--p", "0.5", "--theta", "0.3", "--d", "3",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "mechanism",
+                "privunit",
+                "--p",
+                "0.5",
+                "--theta",
+                "0.3",
+                "--d",
+                "3",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     payload = json.loads(capsys.readouterr().out)
     assert payload["params"] == {"p": 0.5, "theta": 0.3, "d": 3}
     assert payload["params_exact"] == {"p": "1/2", "theta": "3/10", "d": "3"}
@@ -78,6 +99,7 @@ def test_mechanism_notes_unused_option(capsys):
 
 def test_list_series_each_id_once(capsys):
     from shufflekit.symbolic.results import SERIES_IDS
+
     assert main(["list", "series", "--format", "json"]) == 0
     ids = [r["id"] for r in json.loads(capsys.readouterr().out)["series"]]
     assert sorted(ids) == sorted(set(SERIES_IDS)) and len(ids) == len(set(ids))
@@ -85,6 +107,7 @@ def test_list_series_each_id_once(capsys):
 
 def test_list_methods_from_registry(capsys):
     from shufflekit.numeric.accountant import methods
+
     assert main(["list", "methods", "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [r["name"] for r in rows] == [m.name for m in methods()]
@@ -92,15 +115,38 @@ def test_list_methods_from_registry(capsys):
 
 def test_list_mechanisms(capsys):
     from shufflekit.mechanisms import NAMES
+
     assert main(["list", "mechanisms"]) == 0
     out = capsys.readouterr().out
     assert all(name in out for name in NAMES)
 
 
 def test_profile_through_registry_records_adjacency(capsys):
-    assert main(["profile", "krr", "--k", "4", "--eps0", "1", "--n", "200", "--epsilon", "0.5",
-                 "--delta", "1e-3", "--adjacency", "zero-out", "--grid", "0.01",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "profile",
+                "krr",
+                "--k",
+                "4",
+                "--eps0",
+                "1",
+                "--n",
+                "200",
+                "--epsilon",
+                "0.5",
+                "--delta",
+                "1e-3",
+                "--adjacency",
+                "zero-out",
+                "--grid",
+                "0.01",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     payload = json.loads(capsys.readouterr().out)
     assert payload["method"] == "blanket" and payload["adjacency"] == "zero-out"
     assert payload["kind"] == "upper"
@@ -111,20 +157,70 @@ def test_profile_through_registry_records_adjacency(capsys):
 
 def test_profile_csv_and_output_file(tmp_path, capsys):
     out = tmp_path / "curve.csv"
-    assert main(["profile", "krr", "--k", "4", "--eps0", "1", "--n", "200", "--epsilon", "0.2",
-                 "0.4", "--format", "csv", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "profile",
+                "krr",
+                "--k",
+                "4",
+                "--eps0",
+                "1",
+                "--n",
+                "200",
+                "--epsilon",
+                "0.2",
+                "0.4",
+                "--format",
+                "csv",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     rows = list(csv.DictReader(out.open()))
     assert [float(r["epsilon"]) for r in rows] == [0.2, 0.4]
-    assert float(rows[0]["delta"]) >= float(rows[1]["delta"])   # delta(eps) non-increasing
+    assert float(rows[0]["delta"]) >= float(rows[1]["delta"])  # delta(eps) non-increasing
 
 
 def test_central_gaussian_sigma_and_noise_multiplier_agree(capsys):
     n = 1000
-    assert main(["profile", "central-gaussian", "--sigma", "100", "--n", str(n), "--delta",
-                 "1e-5", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "profile",
+                "central-gaussian",
+                "--sigma",
+                "100",
+                "--n",
+                str(n),
+                "--delta",
+                "1e-5",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     a = json.loads(capsys.readouterr().out)
-    assert main(["profile", "central-gaussian", "--noise-multiplier", str(100 * n ** 0.5),
-                 "--n", str(n), "--delta", "1e-5", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "profile",
+                "central-gaussian",
+                "--noise-multiplier",
+                str(100 * n**0.5),
+                "--n",
+                str(n),
+                "--delta",
+                "1e-5",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     b = json.loads(capsys.readouterr().out)
     # same mechanism: z = sigma * sqrt(n); equal up to the float rounding of sqrt(n)
     assert a["points"][0]["epsilon"] == pytest.approx(b["points"][0]["epsilon"], rel=1e-9)
@@ -132,35 +228,72 @@ def test_central_gaussian_sigma_and_noise_multiplier_agree(capsys):
 
 
 def test_histogram_ones_among_others(capsys):
-    assert main(["histogram", "--w0", "0.7,0.3", "--w1", "0.2,0.8", "--n", "20",
-                 "--ones-among-others", "5", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "histogram",
+                "--w0",
+                "0.7,0.3",
+                "--w1",
+                "0.2,0.8",
+                "--n",
+                "20",
+                "--ones-among-others",
+                "5",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     payload = json.loads(capsys.readouterr().out)
     assert payload["ones_among_others"] == 5 and payload["pi"] == pytest.approx(5 / 20, rel=1e-15)
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["mechanism", "krr", "--k", "1", "--eps0", "4"], "k=1"),
-    (["mechanism", "bmg", "--gamma", "1.2", "--sigma0", "1"], "gamma=1.2"),
-    (["mechanism", "nope"], "unknown mechanism"),
-    (["mechanism", "finite", "--matrix", "0.5,0.6;0.5,0.5"], "sums to"),
-    (["mechanism", "finite", "--matrix", "0.7,,0.3;0.2,0.8"], "entry 2 is empty"),
-    (["mechanism", "krr", "--k", "3", "--eps0", "nan"], "eps0=nan"),
-    (["mechanism", "krr", "--k", "3", "--eps0", "inf"], "eps0=inf"),
-    (["mechanism", "krr", "--k", "3", "--eps0", "abc"], "eps0=abc"),
-    (["mechanism", "krr", "--k", "3", "--eps0", "1", "--epsilon", "nan"], "epsilon=nan"),
-    (["mechanism", "privunit", "--p", "1", "--theta", "0", "--d", "3"], "p=1"),
-    (["mechanism", "gaussian-local", "--sigma0", "inf"], "sigma0=inf"),
-    (["mechanism", "rr", "--eps0", "1", "-o", "/nonexistent/dir/x.json"], "output="),
-    (["design", "bmg", "--n", "100", "--epsilon", "1", "--delta", "1e-5", "--d", "0"], "d=0"),
-    (["design", "bmg", "--n", "100", "--epsilon", "1", "--delta", "1e-5", "--d", "-3"], "d=-3"),
-    (["histogram", "--w0", "0.5,,0.5", "--w1", "0.5,0.5", "--n", "10"], "entry 2 is empty"),
-    (["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10"], "--epsilon"),
-    (["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10", "--epsilon", "-1"], "epsilon=-1"),
-    (["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10", "--delta", "1"], "delta=1"),
-    (["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10", "--epsilon", "1",
-      "--method", "nope"], "method='nope'"),
-    (["series", "rr.err-in-chi", "--order", "0"], "order=0"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["mechanism", "krr", "--k", "1", "--eps0", "4"], "k=1"),
+        (["mechanism", "bmg", "--gamma", "1.2", "--sigma0", "1"], "gamma=1.2"),
+        (["mechanism", "nope"], "unknown mechanism"),
+        (["mechanism", "finite", "--matrix", "0.5,0.6;0.5,0.5"], "sums to"),
+        (["mechanism", "finite", "--matrix", "0.7,,0.3;0.2,0.8"], "entry 2 is empty"),
+        (["mechanism", "krr", "--k", "3", "--eps0", "nan"], "eps0=nan"),
+        (["mechanism", "krr", "--k", "3", "--eps0", "inf"], "eps0=inf"),
+        (["mechanism", "krr", "--k", "3", "--eps0", "abc"], "eps0=abc"),
+        (["mechanism", "krr", "--k", "3", "--eps0", "1", "--epsilon", "nan"], "epsilon=nan"),
+        (["mechanism", "privunit", "--p", "1", "--theta", "0", "--d", "3"], "p=1"),
+        (["mechanism", "gaussian-local", "--sigma0", "inf"], "sigma0=inf"),
+        (["mechanism", "rr", "--eps0", "1", "-o", "/nonexistent/dir/x.json"], "output="),
+        (["design", "bmg", "--n", "100", "--epsilon", "1", "--delta", "1e-5", "--d", "0"], "d=0"),
+        (["design", "bmg", "--n", "100", "--epsilon", "1", "--delta", "1e-5", "--d", "-3"], "d=-3"),
+        (["histogram", "--w0", "0.5,,0.5", "--w1", "0.5,0.5", "--n", "10"], "entry 2 is empty"),
+        (["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10"], "--epsilon"),
+        (
+            ["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10", "--epsilon", "-1"],
+            "epsilon=-1",
+        ),
+        (["profile", "krr", "--k", "3", "--eps0", "1", "--n", "10", "--delta", "1"], "delta=1"),
+        (
+            [
+                "profile",
+                "krr",
+                "--k",
+                "3",
+                "--eps0",
+                "1",
+                "--n",
+                "10",
+                "--epsilon",
+                "1",
+                "--method",
+                "nope",
+            ],
+            "method='nope'",
+        ),
+        (["series", "rr.err-in-chi", "--order", "0"], "order=0"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(argv, needle, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -169,8 +302,25 @@ def test_bad_input_is_one_line_and_exit_2(argv, needle, capsys):
 
 
 def test_profile_bmg_is_certified_and_zero_out(capsys):
-    assert main(["profile", "bmg", "--gamma", "0.9", "--sigma0", "3", "--n", "100",
-                 "--epsilon", "0.01", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "profile",
+                "bmg",
+                "--gamma",
+                "0.9",
+                "--sigma0",
+                "3",
+                "--n",
+                "100",
+                "--epsilon",
+                "0.01",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     payload = json.loads(capsys.readouterr().out)
     assert payload["kind"] == "upper" and payload["adjacency"] == "zero-out"
     assert 0 < payload["points"][0]["delta"] < 1

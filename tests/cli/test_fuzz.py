@@ -9,6 +9,7 @@ missing).  The ``verify`` command runs the claim catalog and is exercised by tes
 and a temporary cache (a Dask cluster per call would dominate the run time), and its plot goes
 to an unwritable path; ``check-expansion`` may also exit 1 (a refuted or undecided claim).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,30 +30,92 @@ from tests.cli.sweep_spec import ONE_POINT_SWEEP
 CALL_SECONDS = 30
 
 GOOD = {
-    "name": ["rr", "krr", "blh", "rappor", "oue", "hr", "joint-krr", "privunit",
-             "gaussian-local", "bmg", "finite", "central-gaussian"],
-    "k": ["2", "3", "4"], "m": ["1", "2"], "eps0": ["0.5", "1", "log(3)", "1/2"],
-    "p": ["0.6", "0.75"], "theta": ["0", "0.2", "-0.5"], "d": ["1", "3"],
-    "gamma": ["0.3", "1"], "sigma0": ["1", "2"], "matrix": ["0.7,0.3;0.2,0.8", "1,0;0.5,0.5"],
-    "sigma": ["100", "2"], "noise_multiplier": ["3000", "5"], "n": ["10", "100", "2"],
-    "epsilon": ["0.5", "1", "0"], "delta": ["1e-3", "0.5"], "grid": ["0.01"],
-    "order": ["3", "1"], "w0": ["0.7,0.3", "0.5,0.25,0.25"], "w1": ["0.2,0.8", "0.1,0.1,0.8"],
-    "ones": ["0", "3"], "ids": ["rr.basics", "hcr.rr", "bmg.chi-lo"],
+    "name": [
+        "rr",
+        "krr",
+        "blh",
+        "rappor",
+        "oue",
+        "hr",
+        "joint-krr",
+        "privunit",
+        "gaussian-local",
+        "bmg",
+        "finite",
+        "central-gaussian",
+    ],
+    "k": ["2", "3", "4"],
+    "m": ["1", "2"],
+    "eps0": ["0.5", "1", "log(3)", "1/2"],
+    "p": ["0.6", "0.75"],
+    "theta": ["0", "0.2", "-0.5"],
+    "d": ["1", "3"],
+    "gamma": ["0.3", "1"],
+    "sigma0": ["1", "2"],
+    "matrix": ["0.7,0.3;0.2,0.8", "1,0;0.5,0.5"],
+    "sigma": ["100", "2"],
+    "noise_multiplier": ["3000", "5"],
+    "n": ["10", "100", "2"],
+    "epsilon": ["0.5", "1", "0"],
+    "delta": ["1e-3", "0.5"],
+    "grid": ["0.01"],
+    "order": ["3", "1"],
+    "w0": ["0.7,0.3", "0.5,0.25,0.25"],
+    "w1": ["0.2,0.8", "0.1,0.1,0.8"],
+    "ones": ["0", "3"],
+    "ids": ["rr.basics", "hcr.rr", "bmg.chi-lo"],
     "id": ["rr.err-in-chi", "bmg.chi-lo", "privunit.constant"],
     "method": ["blanket", "exact", "gdp", "certified", "index", "nope"],
-    "rounds": ["1", "2", "3"], "tail": ["1e-12"],
-    "schedule": ['[{"name": "rr", "eps0": 1, "n": 10, "rounds": 2}]',
-                 '[{"name": "krr", "k": 3, "eps0": "1/2", "n": 20}]', "[]", '[{"n": 1}]'],
+    "rounds": ["1", "2", "3"],
+    "tail": ["1e-12"],
+    "schedule": [
+        '[{"name": "rr", "eps0": 1, "n": 10, "rounds": 2}]',
+        '[{"name": "krr", "k": 3, "eps0": "1/2", "n": 20}]',
+        "[]",
+        '[{"n": 1}]',
+    ],
     "claimed": ["x + x**2/2", "x", "1/x + x**-2", "x + x**2/3"],
     "function": ["exp(x) - 1", "log(1 + x)", "x + 1/x"],
-    "inverse_of": ["x**2 + x", "exp(u)"], "quantity": ["u", "u**2"], "of": ["u", "x"],
-    "var": ["x", "y"], "dps": ["15", "30"], "points": ["3", "5"], "budget": ["10", "100"],
-    "certify_range": ["0.01", "0.1", "2"], "plot_x": ["k", "n"],
-    "spec": [],            # filled with the temporary spec by the sweep_spec fixture
+    "inverse_of": ["x**2 + x", "exp(u)"],
+    "quantity": ["u", "u**2"],
+    "of": ["u", "x"],
+    "var": ["x", "y"],
+    "dps": ["15", "30"],
+    "points": ["3", "5"],
+    "budget": ["10", "100"],
+    "certify_range": ["0.01", "0.1", "2"],
+    "plot_x": ["k", "n"],
+    "spec": [],  # filled with the temporary spec by the sweep_spec fixture
 }
-BAD = ["", " ", "nan", "NaN", "inf", "-inf", "abc", "1e308", "1e-308", "-3", "0", "-0", "1e400",
-       "0.5,,0.5", ",", ";", "0.7,,0.3;0.2,0.8", "99999999999999999999", "1/0", "log(-1)",
-       "oo", "x**2", "2**99999", "__import__('os')", "1e6", "3.5", "-1e-300"]
+BAD = [
+    "",
+    " ",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "abc",
+    "1e308",
+    "1e-308",
+    "-3",
+    "0",
+    "-0",
+    "1e400",
+    "0.5,,0.5",
+    ",",
+    ";",
+    "0.7,,0.3;0.2,0.8",
+    "99999999999999999999",
+    "1/0",
+    "log(-1)",
+    "oo",
+    "x**2",
+    "2**99999",
+    "__import__('os')",
+    "1e6",
+    "3.5",
+    "-1e-300",
+]
 SKIP_DEST = {"help", "version", "command", "func", "ones_deprecated"}
 #: options that start long legitimate computations; their behaviour is covered elsewhere
 SKIP_OPTION = {"--all", "--document"}
@@ -74,8 +137,9 @@ PARSERS = subparsers()
 def value(action: argparse.Action):
     """A strategy for one value of ``action``: its choices, a good value or a bad one."""
     good = list(action.choices) if action.choices else GOOD.get(action.dest, ["1"])
-    return st.one_of(st.sampled_from(good), st.sampled_from(good), st.sampled_from(BAD),
-                     st.text(max_size=6))
+    return st.one_of(
+        st.sampled_from(good), st.sampled_from(good), st.sampled_from(BAD), st.text(max_size=6)
+    )
 
 
 @st.composite
@@ -87,12 +151,12 @@ def argv(draw):
             continue
         if command == "sweep" and action.dest in SWEEP_FIXED:
             continue
-        if not action.option_strings:                           # positional
+        if not action.option_strings:  # positional
             if action.nargs in ("*", "?") and draw(st.booleans()):
                 continue
             args.append(draw(value(action)))
             continue
-        if not draw(st.integers(0, 2)):                         # leave out (1 in 3)
+        if not draw(st.integers(0, 2)):  # leave out (1 in 3)
             continue
         flag = draw(st.sampled_from(action.option_strings))
         if action.dest == "output":
@@ -133,16 +197,29 @@ def compose_call(draw):
     if kind == "rr":
         args = ["rr", "--eps0", draw(st.sampled_from(EPS0))]
     elif kind == "krr":
-        args = ["krr", "--k", draw(st.sampled_from(["2", "3", "5"])), "--eps0",
-                draw(st.sampled_from(EPS0))]
+        args = [
+            "krr",
+            "--k",
+            draw(st.sampled_from(["2", "3", "5"])),
+            "--eps0",
+            draw(st.sampled_from(EPS0)),
+        ]
     elif kind == "central-gaussian":
-        args = ["central-gaussian", *draw(st.sampled_from([["--sigma", "2"], ["--sigma", "0.5"],
-                                                           ["--noise-multiplier", "5"]]))]
+        args = [
+            "central-gaussian",
+            *draw(
+                st.sampled_from([["--sigma", "2"], ["--sigma", "0.5"], ["--noise-multiplier", "5"]])
+            ),
+        ]
     else:
         args = ["schedule", "--schedule", draw(st.sampled_from(GOOD["schedule"][:2]))]
     if kind != "schedule":
-        args += ["--n", draw(st.sampled_from(["10", "100", "1000"])),
-                 "--rounds", draw(st.sampled_from(["1", "2", "5", "50"]))]
+        args += [
+            "--n",
+            draw(st.sampled_from(["10", "100", "1000"])),
+            "--rounds",
+            draw(st.sampled_from(["1", "2", "5", "50"])),
+        ]
     targets = draw(st.sampled_from([["--epsilon"], ["--delta"], ["--epsilon", "--delta"]]))
     for flag in targets:
         vals = ["0", "0.5", "1", "3"] if flag == "--epsilon" else ["1e-3", "1e-6", "0.5"]
@@ -159,12 +236,17 @@ def compose_call(draw):
 @st.composite
 def check_expansion_call(draw):
     """A valid ``check-expansion`` call: a right or a wrong claim about a known function."""
-    claim, at = draw(st.sampled_from([
-        (["x + x**2/2", "--function", "exp(x) - 1"], "0"),
-        (["x + x**2/3", "--function", "exp(x) - 1"], "0"),
-        (["x - x**2/2", "--function", "log(1 + x)"], "0"),
-        (["1/x - 1/(2*x**2)", "--function", "log(1 + 1/x)"], "oo"),
-        (["x**(1/2) - 1/2", "--inverse-of", "u**2 + u", "--of", "u"], "oo")]))
+    claim, at = draw(
+        st.sampled_from(
+            [
+                (["x + x**2/2", "--function", "exp(x) - 1"], "0"),
+                (["x + x**2/3", "--function", "exp(x) - 1"], "0"),
+                (["x - x**2/2", "--function", "log(1 + x)"], "0"),
+                (["1/x - 1/(2*x**2)", "--function", "log(1 + 1/x)"], "oo"),
+                (["x**(1/2) - 1/2", "--inverse-of", "u**2 + u", "--of", "u"], "oo"),
+            ]
+        )
+    )
     args = ["check-expansion", *claim, "--at", at]
     if draw(st.booleans()):
         args += ["--dps", draw(st.sampled_from(["15", "30"]))]
@@ -228,6 +310,7 @@ def run(args: list[str]) -> tuple[int, str, str]:
 def strict_json(text: str):
     def refuse(name):
         raise ValueError(f"non-standard JSON constant {name}")
+
     return json.loads(text, parse_constant=refuse)
 
 
@@ -249,16 +332,27 @@ def check(args: list[str]) -> None:
     TALLY["clean"] += 1
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(argv())
 def test_fuzz_cli(args):
     check(args)
 
 
-@settings(max_examples=12, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.one_of(compose_call(), check_expansion_call(), sweep_call()))
 def test_fuzz_valid_calls_of_the_computing_commands(args):
     """Valid calls run to the end: exit 0 (1 for a refuted claim), standard JSON, in time."""
@@ -266,17 +360,26 @@ def test_fuzz_valid_calls_of_the_computing_commands(args):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.one_of(compose_call(), check_expansion_call(), sweep_call()))
 def test_fuzz_valid_calls_more(args):
     check(args)
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(argv())
 def test_fuzz_cli_more(args):
     check(args)
@@ -302,8 +405,20 @@ PROBES = [
 
 UNCERTIFIABLE = [
     # an asymptotic method has no dominating pair, so its rounds cannot be composed with a proof
-    ["compose", "bmg", "--gamma", "0.5", "--sigma0", "1", "--n", "10", "--method",
-     "bmg-asymptotic", "--delta", "1e-6"],
+    [
+        "compose",
+        "bmg",
+        "--gamma",
+        "0.5",
+        "--sigma0",
+        "1",
+        "--n",
+        "10",
+        "--method",
+        "bmg-asymptotic",
+        "--delta",
+        "1e-6",
+    ],
 ]
 
 

@@ -1,4 +1,5 @@
 """The output model: standard JSON with reasons for non-finite numbers, tables, CSV, progress."""
+
 import io
 import json
 import math
@@ -24,10 +25,7 @@ def test_non_finite_numbers_become_null_with_a_reason():
 
 def test_columns_align_numbers_right():
     text = columns([{"x": 1.0, "name": "a"}, {"x": 12345.0, "name": "bbb"}])
-    assert text.splitlines() == ["    x  name",
-                                 "-----  ----",
-                                 "    1  a",
-                                 "12345  bbb"]
+    assert text.splitlines() == ["    x  name", "-----  ----", "    1  a", "12345  bbb"]
 
 
 def test_csv_has_a_header_and_empty_cells_for_missing_values():
@@ -37,8 +35,9 @@ def test_csv_has_a_header_and_empty_cells_for_missing_values():
     assert rows[1] == "0.5,,infinite"
 
 
-@pytest.mark.parametrize("path,why", [("/nonexistent/dir/x", "no directory"), ("/", "directory"),
-                                      ("", "empty")])
+@pytest.mark.parametrize(
+    "path,why", [("/nonexistent/dir/x", "no directory"), ("/", "directory"), ("", "empty")]
+)
 def test_unwritable_output_is_bad_input(path, why):
     with pytest.raises(InvalidParameter, match=why):
         check_output(path)
@@ -53,7 +52,7 @@ def test_progress_appears_only_after_the_delay(monkeypatch):
     monkeypatch.setattr(sys, "stderr", fake)
     with busy("quick", after=5.0):
         pass
-    assert fake.getvalue() == ""                 # a fast computation prints nothing
+    assert fake.getvalue() == ""  # a fast computation prints nothing
     with busy("slow", after=0.05):
         # wait for the event (the indicator written), not for a fixed time; the cap is a
         # safety net for a loaded machine

@@ -1,4 +1,5 @@
 """The named families: exact values derived by the code against hand-checkable ones."""
+
 import math
 
 import pytest
@@ -21,8 +22,12 @@ def test_krr_gparv_law_symbolic():
     m = make("krr", k=5, eps0=E0)
     law = m.gparv(EPS, (0, 1))
     p = 1 / (sp.exp(E0) + 4)
-    expected = {1 - sp.exp(EPS + E0): p, 1 - sp.exp(EPS): 3 * p, 0: (sp.exp(E0) - 1) * p,
-                sp.exp(E0) - sp.exp(EPS): p}
+    expected = {
+        1 - sp.exp(EPS + E0): p,
+        1 - sp.exp(EPS): 3 * p,
+        0: (sp.exp(E0) - 1) * p,
+        sp.exp(E0) - sp.exp(EPS): p,
+    }
     assert len(law) == 4
     for atom, prob in zip(law.atoms, law.probabilities):
         match = [a for a in expected if sp.simplify(a - atom) == 0]
@@ -47,7 +52,7 @@ def test_rr_shuffle_index_matches_appendix_a5():
     m = make("rr", p=p)
     t = 2 * p - 1
     assert m.blanket().gamma == 1 - t
-    assert sp.simplify(m.chi_lo().value ** 2 - (1 - t) / t ** 2) == 0
+    assert sp.simplify(m.chi_lo().value ** 2 - (1 - t) / t**2) == 0
 
 
 def test_joint_composition_matches_enumeration():
@@ -59,7 +64,9 @@ def test_joint_composition_matches_enumeration():
     a = j.gparv(sp.Rational(1, 3), pair)
     b = full.gparv(sp.Rational(1, 3), pair)
     assert [float(x) for x in a.atoms] == pytest.approx([float(x) for x in b.atoms], rel=1e-12)
-    assert [float(x) for x in a.probabilities] == pytest.approx([float(x) for x in b.probabilities], rel=1e-12)
+    assert [float(x) for x in a.probabilities] == pytest.approx(
+        [float(x) for x in b.probabilities], rel=1e-12
+    )
     # equal closed forms that sympy does not always bring to one shape: compare at 40 digits
     assert sp.N(j.eps0() - full.eps0(), 40) == pytest.approx(0, abs=1e-35)
 
@@ -88,7 +95,7 @@ def test_bmg_chi_lo_matches_appendix_closed_form():
     """Takagi-Liew 2026, Thm A.6 step 1: chi_lo^2 = gamma/(1-gamma)^2 / (e^(1/sigma0^2) - 1)."""
     g, s = sp.Rational(19, 20), sp.Rational(23, 5)
     b = make("bmg", gamma=g, sigma0=s)
-    printed = g / (1 - g) ** 2 / (sp.exp(1 / s ** 2) - 1)
+    printed = g / (1 - g) ** 2 / (sp.exp(1 / s**2) - 1)
     assert sp.N(b.chi_lo() ** 2 - printed, 40) == pytest.approx(0, abs=1e-30)
 
 
@@ -98,23 +105,26 @@ def test_gaussian_chi_chua_configuration_found():
     assert c.configuration["reference"] == -c.configuration["x1"]
     a = sp.Rational(1, 4)
     printed_v = sp.exp(4 * a) - 2 * sp.exp(2 * a) + sp.exp(a)
-    assert sp.N(c.value ** -2 - printed_v, 30) == pytest.approx(0, abs=1e-25)
+    assert sp.N(c.value**-2 - printed_v, 30) == pytest.approx(0, abs=1e-25)
 
 
-@pytest.mark.parametrize("kwargs,param", [
-    (dict(name="krr", k=1, eps0=1), "k=1"),
-    (dict(name="krr", k=3, eps0=-1), "eps0=-1"),
-    (dict(name="bmg", gamma=0, sigma0=1), "gamma=0"),
-    (dict(name="bmg", gamma=1.5, sigma0=1), "gamma=1.5"),
-    (dict(name="bmg", gamma=0.5, sigma0=0), "sigma0=0"),
-    (dict(name="gaussian-local", sigma0=-2), "sigma0=-2"),
-    (dict(name="privunit", p=0.5, theta=1.5, d=3), "theta=1.5"),
-    (dict(name="privunit", p=0.5, theta=0.1, d=0), "d=0"),
-    (dict(name="nonsense"), "name='nonsense'"),
-    (dict(name="finite", matrix=[[0.5, 0.6], [0.5, 0.5]]), "sums to"),
-    (dict(name="finite", matrix=[[-0.1, 1.1], [0.5, 0.5]]), "negative"),
-    (dict(name="finite", matrix=[[float("nan"), 1.0], [0.5, 0.5]]), "nan"),
-])
+@pytest.mark.parametrize(
+    "kwargs,param",
+    [
+        (dict(name="krr", k=1, eps0=1), "k=1"),
+        (dict(name="krr", k=3, eps0=-1), "eps0=-1"),
+        (dict(name="bmg", gamma=0, sigma0=1), "gamma=0"),
+        (dict(name="bmg", gamma=1.5, sigma0=1), "gamma=1.5"),
+        (dict(name="bmg", gamma=0.5, sigma0=0), "sigma0=0"),
+        (dict(name="gaussian-local", sigma0=-2), "sigma0=-2"),
+        (dict(name="privunit", p=0.5, theta=1.5, d=3), "theta=1.5"),
+        (dict(name="privunit", p=0.5, theta=0.1, d=0), "d=0"),
+        (dict(name="nonsense"), "name='nonsense'"),
+        (dict(name="finite", matrix=[[0.5, 0.6], [0.5, 0.5]]), "sums to"),
+        (dict(name="finite", matrix=[[-0.1, 1.1], [0.5, 0.5]]), "negative"),
+        (dict(name="finite", matrix=[[float("nan"), 1.0], [0.5, 0.5]]), "nan"),
+    ],
+)
 def test_bad_input_names_parameter(kwargs, param):
     name = kwargs.pop("name")
     with pytest.raises(ValueError, match=param.replace("[", r"\[").replace("(", r"\(")):

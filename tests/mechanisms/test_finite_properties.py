@@ -1,4 +1,5 @@
 """Property tests of the finite-mechanism layer over random randomizers (hypothesis)."""
+
 import math
 
 import pytest
@@ -108,7 +109,7 @@ def test_post_processing_with_maximal_blanket_can_decrease_indices():
     maximal = m.post_process(kernel)
     pushed = m.post_process(kernel, push_blanket=True)
     assert m.chi_up().value ** 2 == 8
-    assert maximal.chi_up().value ** 2 == sp.Rational(1125, 144)   # 7.8125 < 8
+    assert maximal.chi_up().value ** 2 == sp.Rational(1125, 144)  # 7.8125 < 8
     assert pushed.chi_up().value ** 2 >= 8
 
 

@@ -4,6 +4,7 @@ For small alphabets every family is built both ways; the blanket mass, eps0, the
 distinct GPARV laws (exact, compared at 30 digits), the float ratio laws, the shuffle
 indices and the Theorem 5 lower-bound laws must coincide.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,7 +26,11 @@ FAMILIES = {
     "rappor": (rappor, 4, 5),
     "oue": (oue, 4, 5),
     "blh": (blh, 4, 5),
-    "blh-nonconstant": (lambda k, e, lumped: blh(k, e, hash_family="nonconstant", lumped=lumped), 4, 5),
+    "blh-nonconstant": (
+        lambda k, e, lumped: blh(k, e, hash_family="nonconstant", lumped=lumped),
+        4,
+        5,
+    ),
     "hr": (hadamard_response, 4, 12),
 }
 # eps0 on a grid of quarters keeps the exact (sympy) enumeration quick; the unary
@@ -43,8 +48,12 @@ def both(family: str, k: int, eps0):
 def law_key(law, digits: int = 30) -> tuple:
     # 30 digits: exact values rounded far below any float comparison, far above sympy's
     # 60-digit evaluation noise
-    return tuple(sorted((sp.N(a, digits + 10).round(digits), sp.N(p, digits + 10).round(digits))
-                        for a, p in zip(law.atoms, law.probabilities)))
+    return tuple(
+        sorted(
+            (sp.N(a, digits + 10).round(digits), sp.N(p, digits + 10).round(digits))
+            for a, p in zip(law.atoms, law.probabilities)
+        )
+    )
 
 
 def ratio_key(mech, adjacency: str) -> list:
@@ -52,8 +61,11 @@ def ratio_key(mech, adjacency: str) -> list:
     # error ~1e-15) and merged at 12 digits; 11 leaves a safety digit
     out = []
     for law in ratio_laws(mech, adjacency):
-        rows = sorted((float(f"{a:.11g}"), float(f"{b:.11g}"), float(f"{w:.11g}"))
-                      for a, b, w in zip(law.alpha, law.beta, law.weight) if w > 1e-300)
+        rows = sorted(
+            (float(f"{a:.11g}"), float(f"{b:.11g}"), float(f"{w:.11g}"))
+            for a, b, w in zip(law.alpha, law.beta, law.weight)
+            if w > 1e-300
+        )
         out.append(tuple(rows))
     return sorted(set(out))
 
@@ -108,8 +120,14 @@ def test_theorem5_laws_equal_enumeration(family):
         out = set()
         for tr in theorem5_laws(mech):
             law = tr.law
-            out.add(tuple(sorted((float(f"{a:.11g}"), float(f"{b:.11g}"), float(f"{w:.11g}"))
-                                 for a, b, w in zip(law.alpha, law.beta, law.weight))))
+            out.add(
+                tuple(
+                    sorted(
+                        (float(f"{a:.11g}"), float(f"{b:.11g}"), float(f"{w:.11g}"))
+                        for a, b, w in zip(law.alpha, law.beta, law.weight)
+                    )
+                )
+            )
         return out
 
     assert keys(lumped) == keys(full)
@@ -135,7 +153,7 @@ def test_large_alphabets_have_few_atoms(name):
     assert mech.is_lumped and len(mech.outputs) <= 20
     laws = ratio_laws(mech)
     assert all(len(law.alpha) <= 8 for law in laws)
-    assert numeric_eps0(mech) == pytest.approx(4.0, rel=1e-11)   # eps0 is the design value
+    assert numeric_eps0(mech) == pytest.approx(4.0, rel=1e-11)  # eps0 is the design value
     # total mass of the lumped rows is one (class totals or multiplicities)
     P, mult = mech.to_numpy()
     assert np.allclose(P @ mult, 1.0, rtol=0, atol=1e-14)

@@ -1,4 +1,5 @@
 """Every mechanism name satisfies the one mechanism contract, through the facade."""
+
 import json
 import math
 
@@ -32,14 +33,14 @@ def test_examples_cover_every_name():
 def test_contract(name):
     m = sk.make(name, **EXAMPLES[name])
     assert isinstance(m, sk.Mechanism)
-    assert dict(m.params) == dict(m.params())      # read as a mapping; calling it is the same
+    assert dict(m.params) == dict(m.params())  # read as a mapping; calling it is the same
     gamma = float(m.gamma)
     assert 0.0 <= gamma <= 1.0
     assert float(m.blanket().gamma) == pytest.approx(gamma, rel=1e-12)  # two routes, same number
     eps0 = float(m.eps0())
     assert eps0 > 0
     d = m.describe()
-    json.dumps(d, allow_nan=False)                  # standard JSON: no NaN / Infinity
+    json.dumps(d, allow_nan=False)  # standard JSON: no NaN / Infinity
     assert d["name"] == m.name
     law = m.gparv(0)
     if gamma > 0:
@@ -48,17 +49,20 @@ def test_contract(name):
         assert law is None and d["gparv"] is None
 
 
-@pytest.mark.parametrize("kwargs,param", [
-    (dict(name="krr", k=10, eps0="abc"), "eps0='abc'"),
-    (dict(name="krr", k=10, eps0="inf"), "eps0='inf'"),
-    (dict(name="krr", k=10, eps0="nan"), "eps0='nan'"),
-    (dict(name="krr", k=10), "eps0=None"),
-    (dict(name="privunit", p=1, theta=0, d=3), "p=1"),
-    (dict(name="privunit", p=0, theta=0, d=3), "p=0"),
-    (dict(name="bmg", gamma=0.5, sigma0="inf"), "sigma0='inf'"),
-    (dict(name="joint-krr", k=3, eps0=1, m=0), "m=0"),
-    (dict(name="krr", k=10 ** 9, eps0=1), "k=1000000000"),
-])
+@pytest.mark.parametrize(
+    "kwargs,param",
+    [
+        (dict(name="krr", k=10, eps0="abc"), "eps0='abc'"),
+        (dict(name="krr", k=10, eps0="inf"), "eps0='inf'"),
+        (dict(name="krr", k=10, eps0="nan"), "eps0='nan'"),
+        (dict(name="krr", k=10), "eps0=None"),
+        (dict(name="privunit", p=1, theta=0, d=3), "p=1"),
+        (dict(name="privunit", p=0, theta=0, d=3), "p=0"),
+        (dict(name="bmg", gamma=0.5, sigma0="inf"), "sigma0='inf'"),
+        (dict(name="joint-krr", k=3, eps0=1, m=0), "m=0"),
+        (dict(name="krr", k=10**9, eps0=1), "k=1000000000"),
+    ],
+)
 def test_bad_input_is_invalid_parameter(kwargs, param):
     name = kwargs.pop("name")
     with pytest.raises(sk.InvalidParameter, match=param.replace("(", r"\(")) as info:
@@ -76,14 +80,27 @@ def test_adjacency_enum_equals_strings():
 def test_one_symbol_per_quantity():
     from shufflekit import symbols
     from shufflekit.symbolic import bmg, privunit
+
     assert bmg.d is privunit.d is symbols.d
     expr = bmg.d + privunit.d
-    assert expr.subs(symbols.d, 3) == 6        # one substitution reaches both modules
+    assert expr.subs(symbols.d, 3) == 6  # one substitution reaches both modules
 
 
 def test_facade_lists_public_names():
-    for name in ("make", "accountant", "methods", "Bound", "Kind", "PrivacyProfile", "Series",
-                 "Derivation", "verify", "Adjacency", "InvalidParameter", "CannotCertify"):
+    for name in (
+        "make",
+        "accountant",
+        "methods",
+        "Bound",
+        "Kind",
+        "PrivacyProfile",
+        "Series",
+        "Derivation",
+        "verify",
+        "Adjacency",
+        "InvalidParameter",
+        "CannotCertify",
+    ):
         assert getattr(sk, name) is not None
     assert not issubclass(sk.CannotCertify, ValueError)
     assert math.isclose(float(sp.sympify(sk.make("rr", eps0=1).eps0())), 1.0)

@@ -1,5 +1,6 @@
 """Exact rational references for convolutions of float64 laws, shared by the tests of the
 certified convolution (radix-2 FFT, direct sum) and of composition over rounds."""
+
 from fractions import Fraction
 
 from hypothesis import strategies as st
@@ -33,5 +34,9 @@ def pmf_error(c: PrivacyLossPmf, ref: list) -> Fraction:
 
 
 # masses over a wide dynamic range, down to subnormals, so underflow paths are exercised
-masses = st.one_of(st.floats(0, 1), st.floats(0, 1e-300), st.just(0.0),
-                   st.builds(lambda k: 2.0 ** -k, st.integers(0, 1074)))
+masses = st.one_of(
+    st.floats(0, 1),
+    st.floats(0, 1e-300),
+    st.just(0.0),
+    st.builds(lambda k: 2.0**-k, st.integers(0, 1074)),
+)

@@ -1,4 +1,5 @@
 """The shared inversion routine and the registry, on accountants with known exact curves."""
+
 import math
 
 import pytest
@@ -38,7 +39,7 @@ def test_upper_inversion_is_valid_and_tight(a, delta, width):
     # the returned epsilon was evaluated: the certified hi of delta there is <= delta
     assert acc.get_delta(b.hi).hi <= delta
     truth = acc.eps_exact(delta)
-    assert b.hi >= truth * (1 - 1e-12)            # an upper epsilon never below the truth
+    assert b.hi >= truth * (1 - 1e-12)  # an upper epsilon never below the truth
     # tight up to the bisection tolerance and the enclosure width (log(1+w)/a in epsilon)
     assert b.hi <= truth * (1 + 2e-9) + math.log1p(width) / a + 1e-15
 
@@ -54,7 +55,7 @@ def test_lower_inversion_is_valid(a, delta):
 
 def test_upper_returns_eps_max_with_a_note_when_unreachable():
     acc = Curve("upper", a=1.0, c=1.0, eps_max=2.0, width=0.0)
-    acc.exact = lambda e: 0.5                          # a method stuck at 0.5 below eps_max
+    acc.exact = lambda e: 0.5  # a method stuck at 0.5 below eps_max
     b = invert_delta(acc, 1e-6)
     assert b.hi == 2.0 and "trivially valid" in b.note
 
@@ -105,4 +106,4 @@ def test_inversion_needs_few_evaluations(b, s, delta):
     bound = invert_delta(acc, delta, rel_tol=1e-9)
     assert acc.get_delta(bound.hi).hi <= delta
     assert bound.hi - bound.lo <= 1e-9 * bound.hi
-    assert acc.calls <= 17           # 16 in the inversion + the one made by this test
+    assert acc.calls <= 17  # 16 in the inversion + the one made by this test

@@ -1,4 +1,5 @@
 """dp_accounting's conventions: keyword targets, a Bound read as its safe end, readable reprs."""
+
 import pytest
 
 import shufflekit as sk
@@ -18,11 +19,14 @@ def test_keyword_targets_give_the_positional_answer(acc):
     assert acc.get_delta(epsilon=0.5).hi == acc.get_delta(0.5).hi
 
 
-@pytest.mark.parametrize("call", [
-    lambda a: a.get_delta(),
-    lambda a: a.get_delta(0.5, target_epsilon=0.5),
-    lambda a: a.get_epsilon(),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda a: a.get_delta(),
+        lambda a: a.get_delta(0.5, target_epsilon=0.5),
+        lambda a: a.get_epsilon(),
+    ],
+)
 def test_a_missing_or_doubled_target_is_bad_input(acc, call):
     with pytest.raises(InvalidParameter):
         call(acc)

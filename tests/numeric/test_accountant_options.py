@@ -1,5 +1,6 @@
 """Method options: each registered method names the options it accepts; any other key is an
 error naming the nearest valid one, never silently ignored (it would compute the default)."""
+
 import pytest
 
 import shufflekit as sk
@@ -22,4 +23,4 @@ def test_a_declared_option_reaches_the_method():
     coarse = sk.accountant(sk.make("rr", eps0=1), 1000, method="blanket-fft", rel_loss=0.1)
     fine = sk.accountant(sk.make("rr", eps0=1), 1000, method="blanket-fft", rel_loss=1e-4)
     a, b = coarse.get_delta(0.2), fine.get_delta(0.2)
-    assert a.hi >= b.lo and a.hi != b.hi          # both valid; the option changed the computation
+    assert a.hi >= b.lo and a.hi != b.hi  # both valid; the option changed the computation

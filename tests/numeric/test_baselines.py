@@ -1,18 +1,23 @@
 """Published baselines: FMT 2021/2023, standard clone, Balle et al. Hoeffding/Bennett, Chernoff."""
+
 from __future__ import annotations
 
 import pytest
 
+from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.methods import baselines as bl
 from shufflekit.numeric.methods.blanket import BlanketAccountant
 from shufflekit.numeric.methods.lower import lower_delta
-from shufflekit.errors import CannotCertify
 
 # Shvets 2026, Table 6 (binary RR, eps0 = 1, delta = 1e-5): FMT (2021) and FMT (2023) columns
-TABLE6 = {1000: ("0.532", "0.457"), 2000: ("0.402", "0.342"),
-          5000: ("0.271", "0.229"), 10000: ("0.199", "0.167")}
+TABLE6 = {
+    1000: ("0.532", "0.457"),
+    2000: ("0.402", "0.342"),
+    5000: ("0.271", "0.229"),
+    10000: ("0.199", "0.167"),
+}
 
 
 @pytest.mark.parametrize("n", sorted(TABLE6))
@@ -46,8 +51,10 @@ def test_closed_form_inversion_round_trip():
     assert bl.fmt21_epsilon(1.0, 5000, d) <= eps
 
 
-@pytest.mark.parametrize("name,params", [("rr", {"eps0": 1}), ("krr", {"k": 4, "eps0": 2}),
-                                         ("oue", {"k": 3, "eps0": 1.5})])
+@pytest.mark.parametrize(
+    "name,params",
+    [("rr", {"eps0": 1}), ("krr", {"k": 4, "eps0": 2}), ("oue", {"k": 3, "eps0": 1.5})],
+)
 @pytest.mark.parametrize("eps", [0.05, 0.3])
 def test_hierarchy_blanket_below_relaxations(name, params, eps):
     """Blanket (Thm 4) <= standard clone (Thm 3 with the clone decomposition) and
@@ -115,7 +122,7 @@ def test_chernoff_is_never_labelled_upper_below_the_theorem5_lower_bound():
     low = accountant(mech, n, method="lower").get_delta(0.5)
     ch = accountant(mech, n, method="chernoff").get_delta(0.5)
     assert str(ch.kind) == "heuristic" and "canonical" in ch.pairs
-    assert ch.hi * 100 < low.lo            # it really is below a proven lower bound
+    assert ch.hi * 100 < low.lo  # it really is below a proven lower bound
     for name in ("bennett", "hoeffding", "clone"):
         up = accountant(mech, n, method=name).get_delta(0.5)
         assert up.hi >= low.lo, name
@@ -126,7 +133,7 @@ def test_closed_form_accountant_brackets_its_inverse():
 
     acc = accountant(make("rr", eps0=1), 5000, method="clone")
     eps = acc.get_epsilon(1e-5)
-    assert f"{eps.value:.3f}" == "0.271"          # Shvets 2026, Table 6
+    assert f"{eps.value:.3f}" == "0.271"  # Shvets 2026, Table 6
     d = acc.get_delta(eps.value)
     assert d.hi <= 1e-5 * (1 + 1e-8) and d.lo <= 1e-5 <= d.hi * (1 + 1e-8)
 
@@ -138,8 +145,9 @@ def test_bennett_relaxation_is_declared_non_monotone():
     from shufflekit.mechanisms.finite import FiniteMechanism
     from shufflekit.numeric.accountant import accountant
 
-    mech = FiniteMechanism.from_matrix([[0.158, 0.228, 0.614], [0.11, 0.34, 0.55],
-                                        [0.277, 0.267, 0.456], [0.11, 0.5, 0.39]])
+    mech = FiniteMechanism.from_matrix(
+        [[0.158, 0.228, 0.614], [0.11, 0.34, 0.55], [0.277, 0.267, 0.456], [0.11, 0.5, 0.39]]
+    )
     acc = accountant(mech, 2, method="bennett")
     a, b = acc.get_delta(0.7813322660700593), acc.get_delta(0.8034938498903641)
     assert b.lo > a.hi
@@ -149,11 +157,14 @@ def test_bennett_relaxation_is_declared_non_monotone():
     assert acc.get_delta(inv.hi).hi <= a.hi
 
 
-@pytest.mark.parametrize("n, eps0, declined", [
-    (10 ** 6, 1.0, False),    # 5.3e7 terms: within CLONE_MAX_TERMS
-    (10 ** 7, 1.0, True),     # 5.2e8 terms
-    (10 ** 9, 4.0, True),
-])
+@pytest.mark.parametrize(
+    "n, eps0, declined",
+    [
+        (10**6, 1.0, False),  # 5.3e7 terms: within CLONE_MAX_TERMS
+        (10**7, 1.0, True),  # 5.2e8 terms
+        (10**9, 4.0, True),
+    ],
+)
 def test_clone_numeric_bounds_its_work_before_summing(monkeypatch, n, eps0, declined):
     """Above :data:`CLONE_MAX_TERMS` the clone sum declines at once (it took minutes and more
     than 8 GB at n = 1e6 before the bound and the row cache's size cap); below it, it sums.
@@ -167,7 +178,7 @@ def test_clone_numeric_bounds_its_work_before_summing(monkeypatch, n, eps0, decl
 
     def rows_for(p, lo, hi, comp=None):
         rows = real_rows_for(p, lo, hi, comp)
-        if p.mid() == 0.5:        # the inner rows: the first one is the size probe
+        if p.mid() == 0.5:  # the inner rows: the first one is the size probe
             real_get, calls = rows.get, []
 
             def get(m):
@@ -175,8 +186,10 @@ def test_clone_numeric_bounds_its_work_before_summing(monkeypatch, n, eps0, decl
                 if len(calls) > 1:
                     raise Summed
                 return real_get(m)
+
             monkeypatch.setattr(rows, "get", get)
         return rows
+
     monkeypatch.setattr(positive_part, "rows_for", rows_for)
     with pytest.raises(CannotCertify if declined else Summed) as info:
         bl.clone_enclosure(eps0, n, 0.1)
@@ -190,11 +203,12 @@ def test_row_cache_holds_at_most_its_float_budget():
     from flint import arb
 
     from shufflekit.numeric.kernels import positive_part as pp
+
     rows = pp.Rows(pp.Param.of(arb(0.5), None), 64, 64, {})
-    budget = 3 * rows.get(10 ** 6).size
+    budget = 3 * rows.get(10**6).size
     old, pp.CACHE_FLOATS = pp.CACHE_FLOATS, budget
     try:
-        for m in range(10 ** 6, 10 ** 6 + 10):
+        for m in range(10**6, 10**6 + 10):
             rows.get(m)
             held = sum(r.size for r in rows.cache.values() if r.pmf is not None)
             assert held == rows.held <= budget

@@ -1,20 +1,26 @@
 """Blanket bound (Su-Cheng-Wang 2026, Thm 4): certified exact and FFT methods."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric.accountant import accountant
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.methods.blanket import (BlanketAccountant, blanket_delta_exact, blanket_epsilon,
-                                        blanket_profile)
-from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft
+from shufflekit.numeric.accountant import accountant
+from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.kernels.gparv_law import gparv_numeric, ratio_laws
+from shufflekit.numeric.methods.blanket import (
+    BlanketAccountant,
+    blanket_delta_exact,
+    blanket_epsilon,
+    blanket_profile,
+)
+from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft
 from shufflekit.numeric.methods.lower import lower_delta
 from shufflekit.verify.strategies import enumeration_cases
-from shufflekit.numeric.kernels import brute_force as BF
 
 
 @given(case=enumeration_cases(n=st.integers(1, 6)))
@@ -40,7 +46,7 @@ def test_exact_method_matches_enumeration_and_fft_within_budget(case):
 @settings(max_examples=25, deadline=None)
 def test_lower_le_bruteforce_worst_le_blanket(case):
     mech, n, eps = case
-    brute = BF.worst_case_delta(mech, n, eps)        # a rigorous enclosure: no tolerance
+    brute = BF.worst_case_delta(mech, n, eps)  # a rigorous enclosure: no tolerance
     up = BlanketAccountant.of(mech, n).delta(eps)[0]
     lo = lower_delta(mech, eps, n)[0]
     assert lo <= brute.hi
@@ -77,8 +83,10 @@ def test_krr_against_direct_double_sum():
 def test_worst_pair_is_max_over_laws():
     mech = FiniteMechanism.from_matrix([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.25, 0.25, 0.5]])
     acc = BlanketAccountant.of(mech, 50)
-    per_pair = [BlanketAccountant.of(mech, 50, pair=pr).delta(0.3)[0]
-                for pr in [(a, b) for a in range(3) for b in range(3) if a != b]]
+    per_pair = [
+        BlanketAccountant.of(mech, 50, pair=pr).delta(0.3)[0]
+        for pr in [(a, b) for a in range(3) for b in range(3) if a != b]
+    ]
     assert acc.delta(0.3)[0] == pytest.approx(max(per_pair), rel=1e-12)
 
 
@@ -87,7 +95,7 @@ def test_epsilon_for_delta_keeps_direction():
     acc = BlanketAccountant.of(mech, 10**5)
     eps = acc.epsilon(1e-6)
     assert acc.delta(eps)[0] <= 1e-6
-    assert acc.delta(eps * (1 - 1e-5))[0] > 1e-6   # and it is tight (Brent to 1e-8)
+    assert acc.delta(eps * (1 - 1e-5))[0] > 1e-6  # and it is tight (Brent to 1e-8)
 
 
 def test_joint_composition_matches_enumerated_product():
@@ -164,50 +172,95 @@ def _cli(capsys, *argv):
 def test_cli_profile_json(capsys):
     import json
 
-    code, out, _ = _cli(capsys, "profile", "krr", "--k", "5", "--eps0", "2", "--n", "200",
-                        "--method", "blanket", "--epsilon", "0.1", "0.3", "--format", "json")
+    code, out, _ = _cli(
+        capsys,
+        "profile",
+        "krr",
+        "--k",
+        "5",
+        "--eps0",
+        "2",
+        "--n",
+        "200",
+        "--method",
+        "blanket",
+        "--epsilon",
+        "0.1",
+        "0.3",
+        "--format",
+        "json",
+    )
     assert code == 0
     data = json.loads(out)
     assert set(data) == {"mechanism", "n", "method", "kind", "adjacency", "points"}
     assert data["n"] == 200 and data["method"] == "blanket" and data["adjacency"] == "replace-one"
-    assert {"epsilon", "delta", "bound", "error", "lo", "hi", "pairs", "seconds"} <= set(data["points"][0])
+    assert {"epsilon", "delta", "bound", "error", "lo", "hi", "pairs", "seconds"} <= set(
+        data["points"][0]
+    )
     b = accountant(make("krr", k=5, eps0=2), 200, method="blanket").get_delta(0.3)
     # the CLI prints the accountant's own enclosure: equal to the last bit
     assert (data["points"][1]["lo"], data["points"][1]["hi"]) == (b.lo, b.hi)
 
 
-@pytest.mark.parametrize("method", ["lower", "clone", "clone-numeric", "stronger-clone",
-                                    "hoeffding", "bennett", "chernoff"])
+@pytest.mark.parametrize(
+    "method",
+    ["lower", "clone", "clone-numeric", "stronger-clone", "hoeffding", "bennett", "chernoff"],
+)
 def test_cli_methods_delta_mode(capsys, method):
     import json
 
-    code, out, err = _cli(capsys, "profile", "rr", "--eps0", "1", "--n", "2000", "--method", method,
-                          "--delta", "1e-5", "--format", "json")
+    code, out, err = _cli(
+        capsys,
+        "profile",
+        "rr",
+        "--eps0",
+        "1",
+        "--n",
+        "2000",
+        "--method",
+        method,
+        "--delta",
+        "1e-5",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     pt = json.loads(out)["points"][0]
     blanket_eps = blanket_epsilon(make("rr", eps0=1), 2000, 1e-5)
     if method == "lower":
         assert pt["bound"] == "lower" and pt["epsilon"] <= blanket_eps
-    elif method == "chernoff":       # bounds the canonical pairs only: never labelled upper
+    elif method == "chernoff":  # bounds the canonical pairs only: never labelled upper
         assert pt["bound"] == "heuristic" and pt["pairs"] != "all"
     else:
         assert pt["bound"] == "upper" and pt["epsilon"] >= blanket_eps * (1 - 1e-6)
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["--n", "0", "--epsilon", "0.1"], "n=0"),
-    (["--n", "10", "--delta", "2"], "delta"),
-    (["--n", "10", "--epsilon", "-1"], "epsilon"),
-    (["--n", "10", "--epsilon", "0.1", "--method", "magic"], "--method"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--n", "0", "--epsilon", "0.1"], "n=0"),
+        (["--n", "10", "--delta", "2"], "delta"),
+        (["--n", "10", "--epsilon", "-1"], "epsilon"),
+        (["--n", "10", "--epsilon", "0.1", "--method", "magic"], "--method"),
+    ],
+)
 def test_cli_bad_input(capsys, argv, needle):
     code, _, err = _cli(capsys, "profile", "krr", "--k", "3", "--eps0", "1", *argv)
     assert code == 2 and needle in err
 
 
 def test_cli_non_ldp_matrix(capsys):
-    code, _, err = _cli(capsys, "profile", "finite", "--matrix", "0.5,0.5,0;0.2,0.3,0.5", "--n", "10",
-                        "--epsilon", "0.1")
+    code, _, err = _cli(
+        capsys,
+        "profile",
+        "finite",
+        "--matrix",
+        "0.5,0.5,0;0.2,0.3,0.5",
+        "--n",
+        "10",
+        "--epsilon",
+        "0.1",
+    )
     assert code == 2 and "LDP" in err
 
 
@@ -217,7 +270,7 @@ def test_certified_binomial_rows_contain_the_exact_pmf():
     import mpmath as mp
     from flint import arb
 
-    from shufflekit.numeric.kernels.positive_part import binomial_row, Param
+    from shufflekit.numeric.kernels.positive_part import Param, binomial_row
 
     rng = np.random.default_rng(7)
     with mp.workdps(40):
@@ -229,7 +282,7 @@ def test_certified_binomial_rows_contain_the_exact_pmf():
                 exact = mp.binomial(m, k) * mp.mpf(rho) ** k * (1 - mp.mpf(rho)) ** (m - k)
                 got = mp.mpf(float(row.pmf[k - row.lo])) * mp.mpf(2) ** row.E
                 assert abs(got / exact - 1) <= row.kappa
-            assert row.kappa < 1e-11          # and the error bound is small
+            assert row.kappa < 1e-11  # and the error bound is small
 
 
 def _direct_positive_part(g, q, q0, n):
@@ -275,20 +328,21 @@ def test_settled_runs_and_absorbed_atoms_match_a_direct_sum(monkeypatch):
     monkeypatch.setattr(PP, "_settled_runs", count_runs)
     monkeypatch.setattr(PP, "_absorbed", count_absorbed)
     n = 3000
-    g, q, q0 = [3.0, -5.0, -1.0], [0.1, 0.02, 0.2], 0.68     # mean 0: every region is used
+    g, q, q0 = [3.0, -5.0, -1.0], [0.1, 0.02, 0.2], 0.68  # mean 0: every region is used
     ref = _direct_positive_part(g, q, q0, n)
     res = PP.expected_positive_part(g, g, q, q0, n)
     lo, hi = float(res.lo.lower()), float(res.hi.upper())
     # 1e-11 relative: float error of the direct sum (a few million terms of one sign, scipy
     # cdf values to ~1e-14 relative); the enclosure itself is far tighter than this
     assert lo <= ref * (1 + 1e-11) and ref * (1 - 1e-11) <= hi
-    assert hi - lo <= 1e-8 * ref        # the enclosure keeps 8 digits (REL_TARGET is 1e-10)
+    assert hi - lo <= 1e-8 * ref  # the enclosure keeps 8 digits (REL_TARGET is 1e-10)
     assert calls["runs"] > 0
     # a fourth atom in [-1e-13, 1e-13] with probability 0.3 taken from the zero mass: every
     # such law is within n * 0.3 * 1e-13 of the reference, which the enclosure must cover
     tiny = 1e-13
-    res2 = PP.expected_positive_part([3.0, -5.0, -1.0, -tiny], [3.0, -5.0, -1.0, tiny],
-                                     q + [0.3], q0 - 0.3, n)
+    res2 = PP.expected_positive_part(
+        [3.0, -5.0, -1.0, -tiny], [3.0, -5.0, -1.0, tiny], q + [0.3], q0 - 0.3, n
+    )
     lo2, hi2 = float(res2.lo.lower()), float(res2.hi.upper())
     slack = n * 0.3 * tiny
     assert lo2 <= ref * (1 + 1e-11) + slack and ref * (1 - 1e-11) - slack <= hi2

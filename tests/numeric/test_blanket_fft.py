@@ -1,25 +1,33 @@
 """Blanket bound on a tilted lattice (Su-Cheng-Wang 2026, Thm 4 by Algorithm 4 made rigorous):
 ``shufflekit.numeric.methods.blanket_fft`` and its registered accountant ``blanket-fft``."""
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.accountant import accountant, methods
-from shufflekit.numeric.methods.blanket import blanket_delta_exact
-from shufflekit.numeric.methods.blanket_fft import (DECAY_LENGTH, BlanketFFTAccountant, blanket_delta_fft,
-                                            lattice_and_period, lattice_delta, nice_size,
-                                            saddle_tilt)
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.kernels.gparv_law import ratio_laws
-from shufflekit.verify.strategies import enumeration_cases, probability_rows
 from shufflekit.numeric.kernels.brute_force import worst_shuffled_delta
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
+from shufflekit.numeric.methods.blanket import blanket_delta_exact
+from shufflekit.numeric.methods.blanket_fft import (
+    DECAY_LENGTH,
+    BlanketFFTAccountant,
+    blanket_delta_fft,
+    lattice_and_period,
+    lattice_delta,
+    nice_size,
+    saddle_tilt,
+)
+from shufflekit.verify.strategies import enumeration_cases, probability_rows
 
 
 def exact_enclosure(law, eps: float, n: int) -> tuple[float, float]:
@@ -35,9 +43,12 @@ def worst_exact(mech, eps: float, n: int, adjacency: str = "replace-one") -> tup
 
 
 # ------------------------------------------------------------------ upper bound property
-@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
-       n=st.integers(1, 40), frac=st.floats(0.0, 1.0),
-       adjacency=st.sampled_from(["replace-one", "zero-out"]))
+@given(
+    rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
+    n=st.integers(1, 40),
+    frac=st.floats(0.0, 1.0),
+    adjacency=st.sampled_from(["replace-one", "zero-out"]),
+)
 @settings(max_examples=40, deadline=None)
 def test_upper_bound_is_above_the_exact_blanket_value(rows, n, frac, adjacency):
     mech = FiniteMechanism.from_matrix(rows)
@@ -55,15 +66,17 @@ def test_upper_bound_is_above_the_exact_blanket_value(rows, n, frac, adjacency):
 def test_upper_bound_is_above_the_shuffled_divergence(case):
     mech, n, eps = case
     P, _ = mech.to_numpy()
-    brute = worst_shuffled_delta(P, n, eps)         # an enclosure for the float entries P
+    brute = worst_shuffled_delta(P, n, eps)  # an enclosure for the float entries P
     b = accountant(mech, n, method="blanket-fft").get_delta(eps)
     # 1e-12: covers the rounding of the mechanism's exact entries to the floats P (relative
     # 2^-53 per entry, n entries per histogram probability); the enumeration itself is enclosed
     assert brute.lo <= b.hi + 1e-12
 
 
-@pytest.mark.parametrize("k,eps0,n,eps", [(3, 1.0, 50, 0.4), (10, 4.0, 1000, 0.3),
-                                          (10, 4.0, 10**5, 0.1), (6, 2.0, 10**6, 0.01)])
+@pytest.mark.parametrize(
+    "k,eps0,n,eps",
+    [(3, 1.0, 50, 0.4), (10, 4.0, 1000, 0.3), (10, 4.0, 10**5, 0.1), (6, 2.0, 10**6, 0.01)],
+)
 def test_fourier_path_brackets_and_is_tight(k, eps0, n, eps):
     law = ratio_laws(make("krr", k=k, eps0=eps0))[0]
     g, q, mg = law.gparv(eps)
@@ -87,8 +100,17 @@ def multinomial_reference(atoms, probs, n: int) -> float:
             k = np.arange(n + 1 - i - j)
             m = n - i - j - k
             s = i * a[0] + j * a[1] + k * a[2] + m * a[3]
-            lp = (gammaln(n + 1) - gammaln(i + 1) - gammaln(j + 1) - gammaln(k + 1)
-                  - gammaln(m + 1) + i * p[0] + j * p[1] + k * p[2] + m * p[3])
+            lp = (
+                gammaln(n + 1)
+                - gammaln(i + 1)
+                - gammaln(j + 1)
+                - gammaln(k + 1)
+                - gammaln(m + 1)
+                + i * p[0]
+                + j * p[1]
+                + k * p[2]
+                + m * p[3]
+            )
             pos = s > 0
             tot += float(np.sum(np.exp(lp[pos]) * s[pos]))
     return tot / n
@@ -122,7 +144,7 @@ def test_profile_is_non_increasing_in_epsilon():
     mech = make("krr", k=10, eps0=4.0)
     acc = accountant(mech, 10**5, method="blanket-fft")
     grid = list(np.linspace(0.0, 0.3, 13))
-    prof = acc.profile(epsilons=grid[::-1])        # order of the request does not matter
+    prof = acc.profile(epsilons=grid[::-1])  # order of the request does not matter
     his = [b.hi for b in sorted(prof.bounds, key=lambda b: b.at)]
     assert all(a >= b for a, b in zip(his, his[1:]))
     # later single queries keep the property against everything evaluated so far
@@ -149,14 +171,16 @@ def test_period_never_exceeds_the_support_at_n2(eps0):
     law = ratio_laws(make("krr", k=10, eps0=eps0))[0]
     n, l = 2, 1e-3 * math.exp(eps0)
     g, q, mg = law.gparv(0.1 * eps0)
-    ex = [__import__("fractions").Fraction(float(a)) + __import__("fractions").Fraction(float(m))
-          for a, m in zip(g, mg)]
+    ex = [
+        __import__("fractions").Fraction(float(a)) + __import__("fractions").Fraction(float(m))
+        for a, m in zip(g, mg)
+    ]
     ga, qa = np.append(g, 0.0), np.append(q, law.zero_mass)
     t = max(saddle_tilt(ga, qa), 1e-3)
     lat, N = lattice_and_period(ex, q, law.zero_mass, n, l, t, True)
     support = n * (max(lat.k) - min(min(lat.k), 0)) + 1
     assert N <= nice_size(support + DECAY_LENGTH / (t * l) + 2)
-    assert N < 2 ** 22            # the previous FFT asked for 2^26 - 2^30 points here
+    assert N < 2**22  # the previous FFT asked for 2^26 - 2^30 points here
     ev = lattice_delta(g, q, n, zero_mass=law.zero_mass, margins=mg)
     lo, _ = exact_enclosure(law, 0.1 * eps0, n)
     assert float(ev.value.upper()) >= lo

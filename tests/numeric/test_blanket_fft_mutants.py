@@ -1,13 +1,14 @@
 """Lattice (FFT) blanket bound: both ends of its enclosure against the exact-sum value, on the
 direct-convolution path (n <= 32) and on the FFT path."""
+
 from __future__ import annotations
 
 import pytest
 
 from shufflekit.mechanisms import make
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
 from shufflekit.numeric.methods.blanket import blanket_delta_exact
 from shufflekit.numeric.methods.blanket_fft import DIRECT_MAX_N, blanket_delta_fft
-from shufflekit.numeric.kernels.gparv_law import ratio_laws
 
 
 def _both(k, eps0, n, eps):

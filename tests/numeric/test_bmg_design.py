@@ -1,8 +1,10 @@
 """BMG design (Takagi-Liew 2026, Sec. 4.2) and correspondence data."""
+
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.numeric.design import bmg_design as b
 
@@ -11,7 +13,7 @@ from shufflekit.numeric.design import bmg_design as b
 @given(gamma=st.floats(0.01, 0.99), sigma0=st.floats(0.3, 50))
 def test_chi_lo_matches_printed_closed_form(gamma, sigma0):
     # Takagi-Liew 2026, Sec. 4.2: chi_lo^2 = gamma/(1-gamma)^2 / (e^{1/sigma0^2} - 1)
-    printed = math.sqrt(gamma / (1 - gamma) ** 2 / math.expm1(1 / sigma0 ** 2))
+    printed = math.sqrt(gamma / (1 - gamma) ** 2 / math.expm1(1 / sigma0**2))
     # ours comes from the lognormal variance at 30 digits; 1e-12 covers the float inputs
     assert b.chi_lo(gamma, sigma0) == pytest.approx(printed, rel=1e-12)
 
@@ -26,7 +28,7 @@ def test_chi_lo_supremum_is_at_the_sphere():
 def test_err1_matches_printed_closed_form(gamma, sigma0, d):
     # Takagi-Liew 2026, App. A.6, eq. (gauss-mix-mse-exact): d sigma0^2/A^2 + gamma/A, A = 1 - gamma
     a = 1 - gamma
-    assert b.err1(gamma, sigma0, d) == pytest.approx(d * sigma0 ** 2 / a ** 2 + gamma / a, rel=1e-13)
+    assert b.err1(gamma, sigma0, d) == pytest.approx(d * sigma0**2 / a**2 + gamma / a, rel=1e-13)
 
 
 @pytest.mark.parametrize("chi", [30.0, 300.0, 3000.0, 30000.0])
@@ -107,10 +109,10 @@ def test_numeric_optimum_matches_symbolic_expansion_of_optimal_A():
 
 
 def test_certified_epsilon_is_the_inverse_of_certified_delta():
-    e = b.certified_epsilon(0.95, 4.6, 10 ** 4, 1e-6, rel_tol=1e-6)
-    assert b.certified_delta(0.95, 4.6, 10 ** 4, e) <= 1e-6
+    e = b.certified_epsilon(0.95, 4.6, 10**4, 1e-6, rel_tol=1e-6)
+    assert b.certified_delta(0.95, 4.6, 10**4, e) <= 1e-6
     # rel_tol 1e-6 of the bisection: a point 1e-5 below is no longer certified
-    assert b.certified_delta(0.95, 4.6, 10 ** 4, e * (1 - 1e-5)) > 1e-6
+    assert b.certified_delta(0.95, 4.6, 10**4, e * (1 - 1e-5)) > 1e-6
 
 
 def test_certified_delta_is_the_max_over_both_orders():
@@ -123,6 +125,6 @@ def test_certified_delta_is_the_max_over_both_orders():
 
 @pytest.mark.slow
 def test_design_for_privacy_at_n_1e9():
-    des = b.design_for_privacy(10 ** 9, 1e-5, 1e-6)
+    des = b.design_for_privacy(10**9, 1e-5, 1e-6)
     assert des.certified_delta <= 1e-6
     assert 0 < des.gamma < 1 and des.sigma0 > 0

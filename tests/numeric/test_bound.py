@@ -1,4 +1,5 @@
 """Bound: outward rounding of Arb balls, the safe end, and the JSON point shape."""
+
 import math
 
 import pytest
@@ -18,7 +19,7 @@ def test_interval_of_arb_contains_the_exact_rational(p, q, e10):
     exact = Fraction(p, q) * Fraction(10) ** e10
     # floats convert to Fractions exactly, so this comparison has no rounding of its own
     assert Fraction(lo) <= exact <= Fraction(hi)
-    assert 0.0 <= lo <= hi and hi > 0.0          # a positive number never rounds up to 0
+    assert 0.0 <= lo <= hi and hi > 0.0  # a positive number never rounds up to 0
 
 
 def test_interval_of_arb_is_outward_and_never_underflows_to_zero():
@@ -30,11 +31,13 @@ def test_interval_of_arb_is_outward_and_never_underflows_to_zero():
     assert interval_of_arb(-arb("1e-400")) == (-math.nextafter(0.0, 1.0), 0.0)
 
 
-@pytest.mark.parametrize("kind, expected", [("upper", 0.3), ("lower", 0.1), ("exact", 0.2),
-                                            ("asymptotic", 0.2), ("heuristic", 0.2)])
+@pytest.mark.parametrize(
+    "kind, expected",
+    [("upper", 0.3), ("lower", 0.1), ("exact", 0.2), ("asymptotic", 0.2), ("heuristic", 0.2)],
+)
 def test_value_is_the_safe_end(kind, expected):
     b = Bound("delta", 1.0, 0.1, 0.3, kind, "m", "replace-one")
-    assert b.value == pytest.approx(expected, rel=1e-15)   # midpoint of floats: one rounding
+    assert b.value == pytest.approx(expected, rel=1e-15)  # midpoint of floats: one rounding
     assert b.kind is Kind(kind)
     assert b.certified == (kind in ("upper", "lower", "exact"))
 

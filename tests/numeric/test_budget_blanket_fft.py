@@ -6,6 +6,7 @@ References: exact enumeration of the multinomial law of the lattice sum (``Fract
 formula of the module docstring (item 4) evaluated independently.  Each case is small
 (n <= 12, periods of at most 512) and chosen so that the term it guards is not negligible.
 """
+
 import itertools
 import math
 from fractions import Fraction
@@ -13,13 +14,19 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import pytest
-
 from flint import ctx
 
 from shufflekit.numeric.methods import blanket_fft as B
-from shufflekit.numeric.methods.blanket_fft import (ARB_PREC, UNIT, LatticeLaw, lattice_delta,
-                                            lattice_expectation, lattice_law, modulus_bounds,
-                                            root_table)
+from shufflekit.numeric.methods.blanket_fft import (
+    ARB_PREC,
+    UNIT,
+    LatticeLaw,
+    lattice_delta,
+    lattice_expectation,
+    lattice_law,
+    modulus_bounds,
+    root_table,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -34,8 +41,9 @@ def arb_precision():
 def phi_abs(k, q, omega: int, N: int) -> mp.mpf:
     """|sum_j q_j e^{-2 pi i omega k_j / N}| of the exact float weights (50 digits)."""
     with mp.workdps(50):
-        return abs(mp.fsum(mp.mpf(qj) * mp.expjpi(-mp.mpf(2 * omega * kj) / N)
-                           for kj, qj in zip(k, q)))
+        return abs(
+            mp.fsum(mp.mpf(qj) * mp.expjpi(-mp.mpf(2 * omega * kj) / N) for kj, qj in zip(k, q))
+        )
 
 
 def lattice_pmf(k, q, n: int) -> dict:
@@ -71,7 +79,7 @@ def test_left_out_frequencies_are_bounded_by_the_tail():
         assert exact <= tail
         # e^{-0.01} of the tail at least for the smallest one; 0.5: the others are lower
         assert exact >= tail / 10
-        for w, yw in zip(omega, y):        # kept frequencies: y >= n log|phi|
+        for w, yw in zip(omega, y):  # kept frequencies: y >= n log|phi|
             assert n * mp.log(mods[int(w)]) <= yw
 
 
@@ -86,8 +94,9 @@ def phi_error_formula(qf: np.ndarray, qerr: np.ndarray, ew: float) -> mp.mpf:
         q, qe, w = [mp.mpf(float(x)) for x in qf], [mp.mpf(float(x)) for x in qerr], mp.mpf(ew)
         eC = [qj * (w + u * (1 + w)) + ej for qj, ej in zip(q, qe)]
         cabs = [qj * (1 + w) * (1 + u) for qj in q]
-        e = (mp.fsum((1 + w) * c + w * (qj + ej) for c, qj, ej in zip(eC, q, qe))
-             + mp.sqrt(2) * g * mp.fsum((1 + w) * (ca + c) for ca, c in zip(cabs, eC)))
+        e = mp.fsum((1 + w) * c + w * (qj + ej) for c, qj, ej in zip(eC, q, qe)) + mp.sqrt(
+            2
+        ) * g * mp.fsum((1 + w) * (ca + c) for ca, c in zip(cabs, eC))
         return e * mp.mpf("1.01")
 
 
@@ -120,8 +129,10 @@ def test_root_table_error_covers_every_root():
     m = np.arange(N)
     w = tab(m)
     with mp.workdps(50):
-        worst = max(abs(mp.mpc(float(x.real), float(x.imag)) - mp.expjpi(mp.mpf(2 * int(j)) / N))
-                    for j, x in zip(m, w))
+        worst = max(
+            abs(mp.mpc(float(x.real), float(x.imag)) - mp.expjpi(mp.mpf(2 * int(j)) / N))
+            for j, x in zip(m, w)
+        )
     assert worst <= tab.err
     assert worst >= tab.err / 10
 
@@ -144,7 +155,7 @@ def exact_positive_part(g, q, n: int) -> Fraction:
                 mult //= math.factorial(c)
             w = Fraction(mult)
             for c, qj in zip(counts, fq):
-                w *= qj ** c
+                w *= qj**c
             total += w * s
     return total
 
@@ -172,8 +183,9 @@ def exact_periodised(law: LatticeLaw, n: int, t: float, N: int, c: float) -> mp.
     with mp.workdps(50):
         l, tl = mp.mpf(law.l), mp.mpf(t) * law.l
         M = mp.fsum(mp.mpf(qj) * mp.exp(tl * kj) for kj, qj in zip(law.k, law.q))
-        pmf = lattice_pmf(law.k, [mp.mpf(qj) * mp.exp(tl * kj) / M
-                                  for kj, qj in zip(law.k, law.q)], n)
+        pmf = lattice_pmf(
+            law.k, [mp.mpf(qj) * mp.exp(tl * kj) / M for kj, qj in zip(law.k, law.q)], n
+        )
         span = int(140 / (tl * N)) + 2
         tot = mp.mpf(0)
         for K, w in pmf.items():
@@ -181,7 +193,7 @@ def exact_periodised(law: LatticeLaw, n: int, t: float, N: int, c: float) -> mp.
                 v = K + m * N
                 if l * v > c:
                     tot += w * (l * v - c) * mp.exp(-tl * v)
-        return M ** n * tot / n
+        return M**n * tot / n
 
 
 def test_left_out_frequencies_in_the_parseval_sum_are_in_the_ball():
@@ -194,13 +206,13 @@ def test_left_out_frequencies_in_the_parseval_sum_are_in_the_ball():
     n, t, N = 26, 0.5, 128
     law = LatticeLaw((-1, 2), (0.7, 0.3), (Fraction(0),) * 2, 1.0)
     val, _, nf = lattice_expectation(law, n, t, N, shifts=[0.0], upper=True, eta=0.0)
-    assert nf < N // 2 + 1                            # some frequencies were left out
+    assert nf < N // 2 + 1  # some frequencies were left out
     exact = exact_periodised(law, n, t, N, 0.0)
     with mp.workdps(50):
         mid, rad = mp.mpf(val.mid().str(45, radius=False)), mp.mpf(float(val.rad()))
         dev = abs(exact - mid)
         assert dev <= rad
-        assert dev > 1e-15 * exact                        # the rest is not negligible
+        assert dev > 1e-15 * exact  # the rest is not negligible
         assert dev >= 0.12 * rad
 
 
@@ -222,9 +234,9 @@ def test_wrapped_copies_are_subtracted():
         wrap = 2 / (mp.e * t) * mp.exp(-tl * (a + N) / 2) / (1 - mp.exp(-tl * N / 2))
         M = mp.fsum(mp.mpf(qj) * mp.exp(tl * kj) for kj, qj in zip(law.k, law.q))
         periodised = exact_periodised(law, n, t, N, 0.0)
-        wrapped = periodised - exact                    # M^n E_Q[sum_{m>=1} h(K+mN)] / n
-        assert 0 < wrapped <= M ** n * wrap / n
-        assert wrapped >= M ** n * wrap / n / 10
+        wrapped = periodised - exact  # M^n E_Q[sum_{m>=1} h(K+mN)] / n
+        assert 0 < wrapped <= M**n * wrap / n
+        assert wrapped >= M**n * wrap / n / 10
 
 
 # ------------------------------------------------------- float weights (eta)
@@ -238,7 +250,7 @@ def test_weight_error_factor_covers_perturbed_weights():
     exact = exact_positive_part([Fraction(1), Fraction(-1)], [q1, 1 - q1], n) / n
     plain = exact_positive_part([Fraction(1), Fraction(-1)], [0.1, 0.9], n) / n
     assert ev.value.lower() >= float(exact)
-    assert exact >= plain * (1 + 5 * Fraction(rho))     # > (1 + rho/10)^n - 1 = 1e-4
+    assert exact >= plain * (1 + 5 * Fraction(rho))  # > (1 + rho/10)^n - 1 = 1e-4
 
 
 # ------------------------------------------------------- direct convolution round-off

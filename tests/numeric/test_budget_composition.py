@@ -6,16 +6,17 @@ The exact law a computed :class:`PrivacyLossPmf` stands for is built in rational
 case makes one budget term the dominant part of the exact error, so that the term set to 0
 or divided by 10 no longer covers it.
 """
+
 from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
 import pytest
 
-from shufflekit.numeric.kernels import radix2_fft as fft
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition.fixed import convolve, pair_loss_pmf, trim
 from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf
+from shufflekit.numeric.composition.fixed import convolve, pair_loss_pmf, trim
+from shufflekit.numeric.kernels import radix2_fft as fft
 from tests.numeric.exact_convolution import exact_conv
 
 GRID = 1 / 8
@@ -33,11 +34,12 @@ def distance(c: PrivacyLossPmf, cells: list, inf: Fraction) -> Fraction:
         full[c.offset + i] = Fraction(float(x))
     ref = list(cells) + [Fraction(0)] * (len(full) - len(cells))
     return sum((abs(x - r) for x, r in zip(full, ref)), Fraction(0)) + abs(
-        Fraction(c.infinity_mass) - inf)
+        Fraction(c.infinity_mass) - inf
+    )
 
 
-A_CELLS = [0.25, 0.125, 0.25, 0.0625]          # mass 0.6875, infinity 0.3125 (exact floats)
-B_CELLS = [0.375, 0.1875, 0.0625]              # mass 0.625, infinity 0.375
+A_CELLS = [0.25, 0.125, 0.25, 0.0625]  # mass 0.6875, infinity 0.3125 (exact floats)
+B_CELLS = [0.375, 0.1875, 0.0625]  # mass 0.625, infinity 0.375
 
 
 def test_infinite_mass_covers_the_exact_union():
@@ -46,7 +48,7 @@ def test_infinite_mass_covers_the_exact_union():
     c = convolve(a, b)
     exact = 1 - (1 - Fraction(0.3125)) * (1 - Fraction(0.375))
     assert Fraction(c.infinity_mass) >= exact
-    assert exact > Fraction(0.375) * Fraction(3, 2)      # max(pa, pb) would miss it by 1/3
+    assert exact > Fraction(0.375) * Fraction(3, 2)  # max(pa, pb) would miss it by 1/3
 
 
 def test_gap_of_the_infinite_mass_is_in_the_budget():
@@ -79,7 +81,7 @@ def test_propagated_input_error_is_in_the_budget(which):
     d = distance(c, exact_conv(exact_a, exact_b), Fraction(0))
     assert d <= Fraction(c.error)
     other = sum(B_CELLS) if which == "a" else sum(A_CELLS)
-    assert d >= Fraction(e) * Fraction(other) * Fraction(99, 100)   # 1 %: the FFT round-off
+    assert d >= Fraction(e) * Fraction(other) * Fraction(99, 100)  # 1 %: the FFT round-off
 
 
 def test_budget_contains_the_fft_bound_of_the_convolution():
@@ -97,14 +99,14 @@ def test_budget_contains_the_fft_bound_of_the_convolution():
 def lossy_tail(s: float) -> list:
     """Seven cells whose float sum drops six of them: [s, s u, ..., s u] (sum s, exact
     s (1 + 6u))."""
-    return [s] + [s * 2.0 ** -53] * 6
+    return [s] + [s * 2.0**-53] * 6
 
 
 def trimmed_case():
     """A law of 64 cells with a lower and an upper tail of seven cells each that sum with a
     loss of 6u of their mass s, and the cut (1.5 s) that removes exactly those tails."""
-    s = 2.0 ** -20
-    body = [s] + [1 / 64] * 48 + [s]       # the first kept cell is s: kept[0] = 2s after
+    s = 2.0**-20
+    body = [s] + [1 / 64] * 48 + [s]  # the first kept cell is s: kept[0] = 2s after
     cells = lossy_tail(s) + body + lossy_tail(s)
     return cells, 1.5 * s
 
@@ -120,25 +122,25 @@ def test_trimmed_tails_round_off_is_in_the_budget():
     lo, hi = 7, len(cells) - 7
     assert t.offset == lo and t.offset + t.probs.size == hi
     exact = [Fraction(x) for x in cells]
-    ref = [Fraction(0)] * lo + [sum(exact[:lo + 1], Fraction(0))] + exact[lo + 1:hi]
+    ref = [Fraction(0)] * lo + [sum(exact[: lo + 1], Fraction(0))] + exact[lo + 1 : hi]
     d = distance(t, ref, sum(exact[hi:], Fraction(0)))
     assert d <= Fraction(t.error)
-    assert d >= 12 * Fraction(2.0 ** -20) * Fraction(2.0 ** -53) * Fraction(9, 10)
+    assert d >= 12 * Fraction(2.0**-20) * Fraction(2.0**-53) * Fraction(9, 10)
 
 
 def test_lower_tail_merge_alone_is_in_the_budget():
     """Only a lossy lower tail is cut (the upper cells are all above the cut): the merge
     term (lo + 4) u kept[0] = 22 u s alone must cover the loss 6 u s."""
-    s = 2.0 ** -20
+    s = 2.0**-20
     cells = lossy_tail(s) + [s] + [1 / 64] * 57
     t = trim(law(cells), 1.5 * s)
     lo, hi = t.offset, t.offset + t.probs.size
     assert (lo, hi, t.infinity_mass) == (7, len(cells), 0.0)
     exact = [Fraction(x) for x in cells]
-    ref = [Fraction(0)] * lo + [sum(exact[:lo + 1], Fraction(0))] + exact[lo + 1:]
+    ref = [Fraction(0)] * lo + [sum(exact[: lo + 1], Fraction(0))] + exact[lo + 1 :]
     d = distance(t, ref, Fraction(0))
     assert d <= Fraction(t.error)
-    assert d >= 6 * Fraction(s) * Fraction(2.0 ** -53) * Fraction(9, 10)
+    assert d >= 6 * Fraction(s) * Fraction(2.0**-53) * Fraction(9, 10)
 
 
 def test_upper_tail_move_is_in_the_budget():
@@ -146,27 +148,27 @@ def test_upper_tail_move_is_in_the_budget():
     s (1 + 10u) kept): the merge term is then 4 u s, below the loss 6 u s, so the move term
     (m + 4) u (moved + new_inf) is needed.  It is needed to 0.09 of its size only: the merge
     term, at least 4 u times a cell above the cut, covers most of any such loss."""
-    s = 2.0 ** -20
-    first = s * (1 + 10 * 2.0 ** -53)
+    s = 2.0**-20
+    first = s * (1 + 10 * 2.0**-53)
     cells = [first] + [1 / 64] * 56 + lossy_tail(s)
-    t = trim(law(cells), s * (1 + 8 * 2.0 ** -53))
+    t = trim(law(cells), s * (1 + 8 * 2.0**-53))
     lo, hi = t.offset, t.offset + t.probs.size
     assert (lo, hi) == (0, len(cells) - 7)
     exact = [Fraction(x) for x in cells]
     d = distance(t, exact[:hi], sum(exact[hi:], Fraction(0)))
     assert d <= Fraction(t.error)
-    assert d >= 6 * Fraction(s) * Fraction(2.0 ** -53) * Fraction(9, 10)
-    assert d > 4 * Fraction(first) * Fraction(2.0 ** -53) * (1 + Fraction(1, 10 ** 6))
+    assert d >= 6 * Fraction(s) * Fraction(2.0**-53) * Fraction(9, 10)
+    assert d > 4 * Fraction(first) * Fraction(2.0**-53) * (1 + Fraction(1, 10**6))
 
 
-REL = 1e-6     # stated relative error of the pair's masses: large, so its terms dominate
+REL = 1e-6  # stated relative error of the pair's masses: large, so its terms dominate
 
 
 def pair_case():
     """Exact masses p, q (floats taken as exact) with the loss of the first outcome half a
     REL below the grid point 3 grid, and the stored masses off by the stated relative
     error in the direction that raises that loss by 2 REL."""
-    grid = 2.0 ** -10
+    grid = 2.0**-10
     with mp.workdps(40):
         p1 = 0.5
         q1 = float(mp.mpf(p1) * mp.exp(-(3 * mp.mpf(grid) - mp.mpf(REL) / 2)))
@@ -186,10 +188,10 @@ def test_pair_losses_stay_below_the_exact_losses():
     brings it back, a tenth of it (0.4 REL) would not (1.5 REL above the exact loss)."""
     grid, p, q, sp, sq = pair_case()
     pmf = pair_loss_pmf(sp, sq, grid, rel_err=REL)
-    top = (pmf.offset + int(np.nonzero(pmf.probs)[0][-1])) * grid   # the first outcome's cell
-    assert float(np.log(sp[0]) - np.log(sq[0])) > 3 * grid          # the raised float loss
+    top = (pmf.offset + int(np.nonzero(pmf.probs)[0][-1])) * grid  # the first outcome's cell
+    assert float(np.log(sp[0]) - np.log(sq[0])) > 3 * grid  # the raised float loss
     assert top <= exact_loss(p[0], q[0]) < 3 * grid
-    low = (pmf.offset + int(np.nonzero(pmf.probs)[0][0])) * grid    # the second outcome's
+    low = (pmf.offset + int(np.nonzero(pmf.probs)[0][0])) * grid  # the second outcome's
     assert low <= exact_loss(p[1], q[1])
 
 

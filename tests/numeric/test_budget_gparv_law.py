@@ -7,6 +7,7 @@ The cases were chosen (a seeded search over 20 000 inputs) so that the float err
 large fraction of the margin: every rounding (of ``exp``, of the product, of the
 difference) falls the same way.
 """
+
 import math
 
 import mpmath as mp
@@ -31,8 +32,9 @@ def exact_atom(alpha: float, beta: float, eps: float) -> mp.mpf:
 
 
 def law_of(alpha: float, beta: float) -> RatioLaw:
-    return RatioLaw(np.array([alpha, 1.0]), np.array([beta, 1.0]), np.array([0.5, 0.5]), 1.0,
-                    (("x", "y"),))
+    return RatioLaw(
+        np.array([alpha, 1.0]), np.array([beta, 1.0]), np.array([0.5, 0.5]), 1.0, (("x", "y"),)
+    )
 
 
 @pytest.mark.parametrize("alpha, beta, eps", CASES)

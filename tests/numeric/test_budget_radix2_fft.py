@@ -11,6 +11,7 @@ Each bound is checked twice:
   cells), so a bound shrunk tenfold would still cover every observed error.  What guards it
   against being shrunk is that it must equal the formula that was proven.
 """
+
 from fractions import Fraction
 
 import mpmath as mp
@@ -30,7 +31,7 @@ def formula_eta_h(t: int) -> tuple[mp.mpf, mp.mpf]:
     beta = U + (1 + U) * (mu + mp.sqrt(2) * g2 * (1 + mu))
     eta = (1 + beta) ** t - 1
     rho = mp.sqrt(2) * (1 + beta)
-    H = 8 * LAM * mp.sqrt(2 ** t) * t * rho ** t * (1 + 2 * beta * t)
+    H = 8 * LAM * mp.sqrt(2**t) * t * rho**t * (1 + 2 * beta * t)
     return eta, H
 
 
@@ -42,8 +43,10 @@ def formula_convolution(N: int, L: int, a1, a2, b1, b2) -> mp.mpf:
     A1, A2, B1, B2 = (mp.mpf(x) for x in (a1, a2, b1, b2))
     Ea, Eb = eta * rN * A2 + H, eta * rN * B2 + H
     e_prod = min(Ea * (B1 + Eb) + A1 * Eb, Eb * (A1 + Ea) + B1 * Ea)
-    e_mul = (mp.sqrt(2) * g2 * min((A1 + Ea) * (rN * B2 + Eb), (B1 + Eb) * (rN * A2 + Ea))
-             + 4 * mp.sqrt(2) * LAM * rN)
+    e_mul = (
+        mp.sqrt(2) * g2 * min((A1 + Ea) * (rN * B2 + Eb), (B1 + Eb) * (rN * A2 + Ea))
+        + 4 * mp.sqrt(2) * LAM * rN
+    )
     E = e_prod + e_mul
     z2 = rN * min(A1 * B2, B1 * A2) + E
     c2 = (eta * z2 + E) * rN / N + H / N + mp.sqrt(2) * rN * LAM
@@ -61,11 +64,14 @@ def test_dft_error_terms_equal_the_proven_formula(t):
             assert want <= mp.mpf(got.numerator) / got.denominator <= want * (1 + mp.mpf(1e-12))
 
 
-@pytest.mark.parametrize("N, L, a1, a2, b1, b2", [
-    (2, 2, 1.0, 1.0, 1.0, 1.0),
-    (64, 50, 1.0, 0.3, 0.7, 0.2),
-    (1 << 16, 60000, 1.0, 0.01, 1.0, 0.004),
-])
+@pytest.mark.parametrize(
+    "N, L, a1, a2, b1, b2",
+    [
+        (2, 2, 1.0, 1.0, 1.0, 1.0),
+        (64, 50, 1.0, 0.3, 0.7, 0.2),
+        (1 << 16, 60000, 1.0, 0.01, 1.0, 0.004),
+    ],
+)
 def test_convolution_bound_equals_the_proven_formula(N, L, a1, a2, b1, b2):
     """fft_convolution_error is the formula of step 4, rounded up by at most 1e-12."""
     with mp.workdps(60):
@@ -78,8 +84,10 @@ def exact_dft(x: np.ndarray) -> list:
     """The DFT y_k = sum_j x_j e^{-2 pi i jk/N} of the exact float inputs, O(N^2) at 50 digits."""
     N = x.size
     with mp.workdps(50):
-        return [mp.fsum(mp.mpf(float(x[j])) * mp.expjpi(-mp.mpf(2 * j * k) / N)
-                        for j in range(N)) for k in range(N)]
+        return [
+            mp.fsum(mp.mpf(float(x[j])) * mp.expjpi(-mp.mpf(2 * j * k) / N) for j in range(N))
+            for k in range(N)
+        ]
 
 
 @pytest.mark.parametrize("t, seed", [(3, 0), (5, 1), (6, 2)])
@@ -91,11 +99,14 @@ def test_transform_error_is_within_eta_and_h(t, seed):
     ref = exact_dft(x)
     eta, H = R.dft_error_terms(t)
     with mp.workdps(50):
-        err = mp.sqrt(mp.fsum(abs(mp.mpc(float(yr[k]), float(yi[k])) - ref[k]) ** 2
-                              for k in range(N)))
+        err = mp.sqrt(
+            mp.fsum(abs(mp.mpc(float(yr[k]), float(yi[k])) - ref[k]) ** 2 for k in range(N))
+        )
         x2 = mp.sqrt(mp.fsum(mp.mpf(float(v)) ** 2 for v in x))
-        bound = (mp.mpf(eta.numerator) / eta.denominator * mp.sqrt(N) * x2
-                 + mp.mpf(H.numerator) / H.denominator)
+        bound = (
+            mp.mpf(eta.numerator) / eta.denominator * mp.sqrt(N) * x2
+            + mp.mpf(H.numerator) / H.denominator
+        )
         assert 0 < err <= bound
 
 
@@ -136,7 +147,7 @@ def test_direct_bound_covers_the_exact_error(n, k, seed):
 def test_sum_up_covers_a_sum_that_loses_every_small_term():
     """1 + six times u sums to 1 in float64 (each addition rounds to even), the exact sum is
     1 + 6u: the pad (n + 2) u must cover 6u, and a tenth of it (0.9 u) would not."""
-    x = np.array([1.0] + [2.0 ** -53] * 6)
+    x = np.array([1.0] + [2.0**-53] * 6)
     assert float(np.sum(x)) == 1.0
     exact = sum((Fraction(float(v)) for v in x), Fraction(0))
     assert Fraction(R.sum_up(x)) >= exact

@@ -1,6 +1,7 @@
 """A call leaves the caller's arithmetic state as it found it, and never warns or raises
 arithmetic errors: python-flint's working precision and numpy's error state are restored, and a
 float fast path that leaves its error model gives the trivially valid answer with a note."""
+
 from __future__ import annotations
 
 import warnings
@@ -66,9 +67,7 @@ def test_traps_are_on_inside_and_off_after():
             np.array([1e308]) * 10
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        np.array([1e308]) * 10            # the caller's state again: no exception
-
-
+        np.array([1e308]) * 10  # the caller's state again: no exception
 
 
 @pytest.mark.parametrize("kind, lo, hi", [(Kind.UPPER, 0.0, 1.0), (Kind.LOWER, 0.0, 0.0)])
@@ -96,8 +95,12 @@ def test_compose_keeps_the_callers_state():
         ctx.prec = 300
         np.seterr(all="ignore")
         sk.compose(sk.make("rr", eps0=1), 20, rounds=2, deltas=[1e-3])
-        assert ctx.prec == 300 and np.geterr() == {"divide": "ignore", "over": "ignore",
-                                                   "under": "ignore", "invalid": "ignore"}
+        assert ctx.prec == 300 and np.geterr() == {
+            "divide": "ignore",
+            "over": "ignore",
+            "under": "ignore",
+            "invalid": "ignore",
+        }
     finally:
         ctx.prec = old
         np.seterr(**before_np)

@@ -1,4 +1,5 @@
 """Chernoff bound of Shvets 2026, Sec. 8.2: never below the exact delta; minimised correctly."""
+
 import math
 
 import numpy as np
@@ -67,12 +68,15 @@ def test_large_n_log_space():
     assert exact <= val < 1.0
 
 
-@pytest.mark.parametrize("kwargs,fragment", [
-    (dict(w0=W0, w1=W1, n=0, epsilon=0.1), "n=0"),
-    (dict(w0=W0, w1=W1, n=10, epsilon=-0.1), "epsilon"),
-    (dict(w0=[0.0, 1.0], w1=[0.5, 0.5], n=10, epsilon=0.1), "full support"),
-    (dict(w0=W0, w1=W1, n=10, epsilon=0.1, direction="up"), "direction"),
-])
+@pytest.mark.parametrize(
+    "kwargs,fragment",
+    [
+        (dict(w0=W0, w1=W1, n=0, epsilon=0.1), "n=0"),
+        (dict(w0=W0, w1=W1, n=10, epsilon=-0.1), "epsilon"),
+        (dict(w0=[0.0, 1.0], w1=[0.5, 0.5], n=10, epsilon=0.1), "full support"),
+        (dict(w0=W0, w1=W1, n=10, epsilon=0.1, direction="up"), "direction"),
+    ],
+)
 def test_bad_input(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
         chernoff_delta(**kwargs)

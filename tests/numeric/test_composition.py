@@ -1,26 +1,38 @@
 """Composition over rounds: FFT round-off bound, pessimism, exact cases, lower vs upper."""
+
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import binom
 
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition.fixed import (Round, compose, composed_accountant, convolve,
-                                            exact_pair_lower, self_compose, trim)
 from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf, hull_pmf
+from shufflekit.numeric.composition.fixed import (
+    Round,
+    compose,
+    composed_accountant,
+    convolve,
+    exact_pair_lower,
+    self_compose,
+    trim,
+)
 from shufflekit.numeric.methods.gaussian import gdp_epsilon
 from shufflekit.numeric.methods.histogram import binary_pair
 from tests.numeric.exact_convolution import exact_conv, masses, pmf_error
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(masses, min_size=2, max_size=40), st.lists(masses, min_size=2, max_size=40),
-       st.booleans())
+@given(
+    st.lists(masses, min_size=2, max_size=40),
+    st.lists(masses, min_size=2, max_size=40),
+    st.booleans(),
+)
 def test_fft_round_off_bound_holds_against_exact_rationals(xa, xb, same):
     """The certified budget of one convolution covers the exact (rational) error."""
     a = np.asarray(xa) / max(sum(xa), 1e-300)
@@ -38,7 +50,7 @@ def test_local_rr_composition_is_exact():
     curve must equal the binomial formula delta_T(eps) = sum_k C(T,k) p^(T-k) q^k
     (1 - e^(eps - (T-2k)))_+ within the round-off budget, and lie above it."""
     T, eps0 = 7, 1.0
-    acc = composed_accountant(make("rr", eps0=eps0), 1, T, method="blanket", grid=2.0 ** -6)
+    acc = composed_accountant(make("rr", eps0=eps0), 1, T, method="blanket", grid=2.0**-6)
     one = accountant(make("rr", eps0=eps0), 1, method="blanket")
     ROUND_WIDTH = max(one.get_delta(float(e)).width for e in np.linspace(0, eps0, 65))
     p = math.e / (1 + math.e)
@@ -56,7 +68,7 @@ def test_local_rr_composition_is_exact():
 
 @pytest.mark.slow
 def test_t_fold_gaussian_matches_one_round_of_sigma_over_sqrt_t():
-    sigma, T = 4.0, 16          # one round of sigma / sqrt(T) = 1: mu = 1
+    sigma, T = 4.0, 16  # one round of sigma / sqrt(T) = 1: mu = 1
     acc = composed_accountant({"name": "central-gaussian", "sigma": sigma}, 1, T)
     for d in (1e-5, 1e-8):
         exact = gdp_epsilon(1.0, d)
@@ -79,7 +91,7 @@ def test_binary_rr_upper_above_exact_boundary_pair_done_when():
 def test_one_round_exact_pair_matches_the_histogram_accountant():
     """T = 1: the lower loss law reproduces the boundary pair's curve, below it by at most the
     effect of rounding losses down by one grid step."""
-    n, grid = 200, 2.0 ** -12
+    n, grid = 200, 2.0**-12
     pair = binary_pair(1 / (1 + math.e), math.e / (1 + math.e), n)
     lo = exact_pair_lower(1.0, n, 1, grid=grid)
     for e in (0.05, 0.1, 0.3, 0.6):
@@ -92,17 +104,18 @@ def test_one_round_exact_pair_matches_the_histogram_accountant():
 
 
 def test_lower_is_below_upper_for_shuffled_rr():
-    up = composed_accountant(make("rr", eps0=2), 300, 10, method="blanket", grid=2.0 ** -8)
-    lo = exact_pair_lower(2.0, 300, 10, grid=2.0 ** -8)
+    up = composed_accountant(make("rr", eps0=2), 300, 10, method="blanket", grid=2.0**-8)
+    lo = exact_pair_lower(2.0, 300, 10, grid=2.0**-8)
     for e in np.linspace(0, 3, 13):
         assert lo.get_delta(float(e)).lo <= up.get_delta(float(e)).hi
 
 
 def test_schedule_equals_identical_rounds():
     mech = make("rr", eps0=1.5)
-    a = composed_accountant(mech, 200, 5, method="blanket", grid=2.0 ** -8)
-    b = composed_accountant(schedule=[Round(mech, 200, 2, "blanket"), Round(mech, 200, 3, "blanket")],
-                            grid=2.0 ** -8)
+    a = composed_accountant(mech, 200, 5, method="blanket", grid=2.0**-8)
+    b = composed_accountant(
+        schedule=[Round(mech, 200, 2, "blanket"), Round(mech, 200, 3, "blanket")], grid=2.0**-8
+    )
     for e in (0.1, 0.4, 1.0):
         da, db = a.get_delta(e), b.get_delta(e)
         # same law, different FFT order: equal within the two round-off budgets
@@ -111,20 +124,25 @@ def test_schedule_equals_identical_rounds():
 
 def test_heterogeneous_rounds_are_between_their_homogeneous_extremes():
     weak, strong = make("rr", eps0=0.5), make("rr", eps0=2.0)
-    mixed = composed_accountant(schedule=[Round(weak, 100, 4), Round(strong, 100, 4)],
-                                grid=2.0 ** -8)
-    lo_acc = composed_accountant(weak, 100, 8, grid=2.0 ** -8)
-    hi_acc = composed_accountant(strong, 100, 8, grid=2.0 ** -8)
+    mixed = composed_accountant(schedule=[Round(weak, 100, 4), Round(strong, 100, 4)], grid=2.0**-8)
+    lo_acc = composed_accountant(weak, 100, 8, grid=2.0**-8)
+    hi_acc = composed_accountant(strong, 100, 8, grid=2.0**-8)
     d = 1e-6
     assert lo_acc.get_epsilon(d).hi < mixed.get_epsilon(d).hi < hi_acc.get_epsilon(d).hi
 
 
 def test_trim_moves_the_curve_only_in_the_safe_direction():
-    pmf = hull_pmf([float(x) for x in np.exp(-np.arange(200) / 10.0) * 0.3], 2.0 ** -4)
+    pmf = hull_pmf([float(x) for x in np.exp(-np.arange(200) / 10.0) * 0.3], 2.0**-4)
     big = self_compose(pmf, 8)
     for kind in (Kind.UPPER, Kind.LOWER):
-        p = PrivacyLossPmf(big.grid, big.offset, big.probs, 0.0 if kind is Kind.LOWER else
-                           big.infinity_mass, big.error, kind)
+        p = PrivacyLossPmf(
+            big.grid,
+            big.offset,
+            big.probs,
+            0.0 if kind is Kind.LOWER else big.infinity_mass,
+            big.error,
+            kind,
+        )
         t = trim(p, cut=1e-6)
         assert t.probs.size < p.probs.size
         for e in (0.0, 1.0, 3.0, 8.0):
@@ -150,7 +168,7 @@ def test_bad_input():
     with pytest.raises(InvalidParameter, match="grid"):
         composed_accountant(make("rr", eps0=1), 10, 2, grid=-1.0)
     with pytest.raises(InvalidParameter):
-        compose(make("rr", eps0=1), 10, 2)          # neither epsilons nor deltas
+        compose(make("rr", eps0=1), 10, 2)  # neither epsilons nor deltas
 
 
 def _pair_curve_pmfs(n, grid, directed):
@@ -174,12 +192,13 @@ def test_composition_step_is_within_5_percent_of_the_exact_pair():
     the blanket bound per round is the blanket's own (measured in the benchmark)."""
     from shufflekit.numeric.composition.fixed import ComposedAccountant
 
-    n, T, grid = 10_000, 100, 2.0 ** -10
+    n, T, grid = 10_000, 100, 2.0**-10
     lo = exact_pair_lower(1.0, n, T).get_epsilon(1e-6).lo
     for directed in (True, False):
         pmfs = [self_compose(p, T) for p in _pair_curve_pmfs(n, grid, directed)]
-        acc = ComposedAccountant(pmfs, kind=Kind.UPPER, method="pair-curve", n=n,
-                                 mechanism={}, rounds=T)
+        acc = ComposedAccountant(
+            pmfs, kind=Kind.UPPER, method="pair-curve", n=n, mechanism={}, rounds=T
+        )
         up = acc.get_epsilon(1e-6).hi
         assert lo <= up <= 1.05 * lo
 
@@ -187,14 +206,14 @@ def test_composition_step_is_within_5_percent_of_the_exact_pair():
 def test_lower_grid_bias_is_what_the_docstring_says():
     """Rounding losses down on a coarse grid lowers the bound by at most T * grid."""
     fine = exact_pair_lower(1.0, 2000, 20).get_epsilon(1e-6).lo
-    coarse = exact_pair_lower(1.0, 2000, 20, grid=2.0 ** -8).get_epsilon(1e-6).lo
-    assert coarse <= fine + 1e-9          # coarser rounding-down is lower ...
-    assert fine - coarse <= 20 * 2.0 ** -8 + 1e-9   # ... by at most T * grid
+    coarse = exact_pair_lower(1.0, 2000, 20, grid=2.0**-8).get_epsilon(1e-6).lo
+    assert coarse <= fine + 1e-9  # coarser rounding-down is lower ...
+    assert fine - coarse <= 20 * 2.0**-8 + 1e-9  # ... by at most T * grid
 
 
 @settings(max_examples=6)
 @given(st.floats(0.5, 3.0), st.integers(2, 150), st.integers(1, 6), st.floats(0.0, 4.0))
 def test_certified_lower_never_exceeds_certified_upper(eps0, n, T, e):
-    up = composed_accountant(make("rr", eps0=eps0), n, T, method="blanket", grid=2.0 ** -6)
-    lo = exact_pair_lower(eps0, n, T, grid=2.0 ** -10)
+    up = composed_accountant(make("rr", eps0=eps0), n, T, method="blanket", grid=2.0**-6)
+    lo = exact_pair_lower(eps0, n, T, grid=2.0**-10)
     assert lo.get_delta(e).lo <= up.get_delta(e).hi

@@ -1,6 +1,7 @@
 """Composition of loss laws: the infinite-loss mass of both kinds on arbitrary floats, the
 refusal of a composition too long for one transform, the epsilon past which delta is 0, the
 message of an unknown key and the enclosure of the central Gaussian."""
+
 from __future__ import annotations
 
 import math
@@ -11,14 +12,19 @@ import pytest
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition.fixed import (ComposedAccountant, Round, composed_accountant,
-                                            convolve, round_accountant)
 from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf
-from shufflekit.numeric.methods.gaussian import gdp_delta_mp, mu_of
+from shufflekit.numeric.composition.fixed import (
+    ComposedAccountant,
+    Round,
+    composed_accountant,
+    convolve,
+    round_accountant,
+)
 from shufflekit.numeric.kernels.radix2_fft import MAX_FFT
+from shufflekit.numeric.methods.gaussian import gdp_delta_mp, mu_of
 
 GRID = 1 / 8
-UNIT = Fraction(1, 2 ** 53)
+UNIT = Fraction(1, 2**53)
 # pairs of infinite masses with full 53-bit mantissas, so that pa + pb rounds
 MASSES = np.random.default_rng(7).uniform(1e-6, 0.4, size=(200, 2))
 
@@ -46,7 +52,7 @@ def test_lower_infinite_mass_is_below_and_close_to_the_exact_union():
 @pytest.mark.parametrize("short", [1, 8])
 def test_a_composition_longer_than_one_transform_is_refused_with_the_remedy(short):
     a = law(0.0, Kind.UPPER, cells=np.full(short, 1.0 / short))
-    b = law(0.0, Kind.UPPER, cells=np.zeros(MAX_FFT - short + 2))   # short + b - 1 > MAX_FFT
+    b = law(0.0, Kind.UPPER, cells=np.zeros(MAX_FFT - short + 2))  # short + b - 1 > MAX_FFT
     with pytest.raises(CannotCertify, match="coarser grid"):
         convolve(a, b)
 
@@ -54,8 +60,9 @@ def test_a_composition_longer_than_one_transform_is_refused_with_the_remedy(shor
 @pytest.mark.parametrize("inf, finite", [(0.0, True), (1e-9, False)])
 def test_eps_max_is_the_largest_loss_only_without_infinite_mass(inf, finite):
     pmf = law(inf, Kind.UPPER, cells=(0.25, 0.5, 0.25 - inf))
-    acc = ComposedAccountant([pmf], kind=Kind.UPPER, method="blanket", n=10, mechanism=None,
-                             rounds=1)
+    acc = ComposedAccountant(
+        [pmf], kind=Kind.UPPER, method="blanket", n=10, mechanism=None, rounds=1
+    )
     # exact: the largest loss is 2 grid steps of 1/8
     assert acc.eps_max == (pmf.max_loss if finite else math.inf)
     assert (acc.eps_max == 0.25) is finite
@@ -81,7 +88,7 @@ def test_central_gaussian_enclosure_contains_the_50_digit_value(sigma, eps):
     assert b.lo <= ref <= b.hi
     # the Arb ball has relative radius at most 1e-15 (gdp_delta_arb's stopping rule), and each
     # end is rounded outward to float once (one ulp, 2^-52 relative, or the smallest subnormal)
-    assert b.hi - b.lo <= (2e-15 + 2 ** -51) * float(ref) + 2 * 5e-324
+    assert b.hi - b.lo <= (2e-15 + 2**-51) * float(ref) + 2 * 5e-324
 
 
 # a relative widening by 1e-25 done in floats is a no-op (1 - 1e-25 == 1.0): the lower end of

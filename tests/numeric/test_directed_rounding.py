@@ -5,6 +5,7 @@ no comparison here rounds): ``float_up(x)`` is the least float not below ``x`` a
 ``float_down(x)`` the greatest float not above it, from the subnormal range to beyond the
 largest float.  A source scan keeps every certified module on these helpers.
 """
+
 from __future__ import annotations
 
 import ast
@@ -23,8 +24,12 @@ from shufflekit.numeric.kernels.directed_rounding import MAX_FLOAT, float_down, 
 TINY = math.nextafter(0.0, 1.0)
 
 # rationals from 10^-1500 to 10^400: far below the smallest subnormal and beyond the largest float
-rationals = st.builds(lambda p, q, e: Fraction(p, q) * Fraction(10) ** e,
-                      st.integers(-10**9, 10**9), st.integers(1, 10**9), st.integers(-1500, 400))
+rationals = st.builds(
+    lambda p, q, e: Fraction(p, q) * Fraction(10) ** e,
+    st.integers(-(10**9), 10**9),
+    st.integers(1, 10**9),
+    st.integers(-1500, 400),
+)
 
 
 def _arb_of(x: Fraction) -> arb:
@@ -69,15 +74,18 @@ def _exact(end: arb) -> Fraction:
     return Fraction(man) * Fraction(2) ** exp
 
 
-@pytest.mark.parametrize("x, up, down", [
-    (arb(10) ** -1360, TINY, 0.0),                 # underflow never certifies 0 from above
-    (-(arb(10) ** -1360), -0.0, -TINY),
-    (arb(0), 0.0, 0.0),
-    (arb(10) ** 400, math.inf, MAX_FLOAT),
-    (Fraction(1, 10), 0.1, math.nextafter(0.1, 0.0)),   # the float 0.1 is above 1/10
-    (10 ** 400, math.inf, MAX_FLOAT),
-    (mpmath.mpf(2) ** -1100, TINY, 0.0),
-])
+@pytest.mark.parametrize(
+    "x, up, down",
+    [
+        (arb(10) ** -1360, TINY, 0.0),  # underflow never certifies 0 from above
+        (-(arb(10) ** -1360), -0.0, -TINY),
+        (arb(0), 0.0, 0.0),
+        (arb(10) ** 400, math.inf, MAX_FLOAT),
+        (Fraction(1, 10), 0.1, math.nextafter(0.1, 0.0)),  # the float 0.1 is above 1/10
+        (10**400, math.inf, MAX_FLOAT),
+        (mpmath.mpf(2) ** -1100, TINY, 0.0),
+    ],
+)
 def test_edge_values(x, up, down):
     assert float_up(x) == up and float_down(x) == down
 
@@ -96,11 +104,19 @@ def _endpoint_conversions(path: pathlib.Path) -> list[str]:
     """``float(<expr>.upper())`` / ``float(<expr>.lower())`` calls in one module."""
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == "float" and len(node.args) == 1):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "float"
+            and len(node.args) == 1
+        ):
             arg = node.args[0]
-            if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
-                    and arg.func.attr in ("upper", "lower") and not arg.args):
+            if (
+                isinstance(arg, ast.Call)
+                and isinstance(arg.func, ast.Attribute)
+                and arg.func.attr in ("upper", "lower")
+                and not arg.args
+            ):
                 found.append(f"{path.name}:{node.lineno}")
     return found
 

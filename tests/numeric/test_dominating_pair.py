@@ -1,16 +1,22 @@
 """Dominating pair from an upper profile: certified hull, domination between grid points."""
+
 import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import Accountant, accountant
 from shufflekit.numeric.bound import Kind
-from shufflekit.numeric.composition.dominating_pair import (DEFAULT_GRID, check_grid, dominating_pair,
-                                                hull_pmf)
+from shufflekit.numeric.composition.dominating_pair import (
+    DEFAULT_GRID,
+    check_grid,
+    dominating_pair,
+    hull_pmf,
+)
 from shufflekit.numeric.methods.gaussian import gdp_delta_mp
 
 MU = 0.7
@@ -27,7 +33,7 @@ def local_rr_delta(e, eps0):
 
 
 def test_grid_is_a_power_of_two_at_most_the_request():
-    assert check_grid(1e-3) == 2.0 ** -10
+    assert check_grid(1e-3) == 2.0**-10
     assert check_grid(0.25) == 0.25
     with pytest.raises(InvalidParameter, match="grid"):
         check_grid(0.0)
@@ -36,21 +42,21 @@ def test_grid_is_a_power_of_two_at_most_the_request():
 
 
 def test_masses_form_a_probability_law():
-    grid = 2.0 ** -5
+    grid = 2.0**-5
     vals = [gauss(i * grid) for i in range(200)]
     pmf = hull_pmf(vals, grid)
     assert np.all(pmf.probs >= 0)
     # total P-mass is h(0) = 1 exactly; float conversion error is within the l1 budget
     assert abs(pmf.probs.sum() + pmf.infinity_mass - 1.0) <= pmf.error + 1e-15 * pmf.probs.size
-    assert pmf.error < 1e-13          # Arb at 80 bits: only float conversion remains
+    assert pmf.error < 1e-13  # Arb at 80 bits: only float conversion remains
 
 
 @settings(max_examples=60)
 @given(st.floats(0.0, 6.0))
 def test_hull_dominates_the_true_curve_between_grid_points(e):
     """Coarse grid (1/8) so chords are long: the pair's curve must stay above the convex truth."""
-    grid = 2.0 ** -3
-    vals = [gauss(i * grid) for i in range(80)]   # exact values (30 digits) as 'upper' values
+    grid = 2.0**-3
+    vals = [gauss(i * grid) for i in range(80)]  # exact values (30 digits) as 'upper' values
     pmf = hull_pmf([v * (1 + 1e-20) for v in vals], grid)
     assert pmf.delta(e)[2] >= gauss(e)
 
@@ -58,7 +64,7 @@ def test_hull_dominates_the_true_curve_between_grid_points(e):
 def test_between_grid_points_is_a_real_check():
     """Evaluating the upper values at the next grid point (step interpolation) would be wrong:
     the truth at a midpoint exceeds it, so the domination above is not automatic."""
-    grid = 2.0 ** -3
+    grid = 2.0**-3
     mid = 2.5 * grid
     assert gauss(mid) > gauss(3 * grid) * 1.01
     pmf = hull_pmf([gauss(i * grid) * (1 + 1e-20) for i in range(80)], grid)
@@ -71,7 +77,7 @@ def test_between_grid_points_is_a_real_check():
 @given(st.lists(st.floats(0.0, 2.0), min_size=60, max_size=60), st.floats(0.0, 5.0))
 def test_noisy_non_convex_upper_values_still_dominate(noise, e):
     """Upper values with arbitrary non-negative relative slack (not convex, not monotone)."""
-    grid = 2.0 ** -3
+    grid = 2.0**-3
     vals = [min(1.0, gauss(i * grid) * (1 + r) + 1e-18) for i, r in enumerate(noise)]
     pmf = hull_pmf(vals, grid)
     assert np.all(pmf.probs >= 0)
@@ -83,20 +89,20 @@ def test_local_rr_pair_reproduces_the_exact_curve(eps0):
     """n = 1: the blanket bound is the exact local curve; the pair dominates it everywhere and
     is within the blanket's error budget of it when eps0 lies on the grid (atoms at +-eps0)."""
     acc = accountant(make("rr", eps0=eps0), 1, method="blanket")
-    dp = dominating_pair(acc, grid=2.0 ** -6)
+    dp = dominating_pair(acc, grid=2.0**-6)
     for e in np.linspace(0, eps0 * 1.2, 37):
         exact = local_rr_delta(e, eps0)
         got = dp.delta(float(e))
         assert got >= exact
         # the blanket's own certified enclosure width at the neighbouring grid points, plus
         # 1e-13 for the hull conversion
-        width = max(acc.get_delta(float(x)).width for x in (e, max(e - 2.0 ** -6, 0.0)))
+        width = max(acc.get_delta(float(x)).width for x in (e, max(e - 2.0**-6, 0.0)))
         assert got - exact <= width + 1e-13
 
 
 def test_shuffled_pair_dominates_the_accountant_at_and_between_grid_points():
     acc = accountant(make("krr", k=4, eps0=2), 2000, method="blanket")
-    dp = dominating_pair(acc, grid=2.0 ** -7)
+    dp = dominating_pair(acc, grid=2.0**-7)
     for e in [0.0, 0.05, 0.0512, 0.1, 0.13, 0.3]:
         assert dp.delta(e) >= acc.get_delta(e).hi * (1 - 1e-12) - 1e-300
 
@@ -121,7 +127,7 @@ def test_refuses_values_that_are_not_a_profile():
 
 
 def test_vertices_on_a_subset_of_the_grid_still_dominate():
-    grid = 2.0 ** -4
+    grid = 2.0**-4
     idx = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89]
     pmf = hull_pmf([gauss(i * grid) * (1 + 1e-20) for i in idx], grid, indices=idx)
     for e in np.linspace(0, 89 * grid, 301):
@@ -145,12 +151,12 @@ def test_a_profile_that_never_reaches_the_tail_costs_a_bounded_number_of_evaluat
     from shufflekit.numeric.composition.dominating_pair import FLAT_SPAN, MAX_COARSE, profile_points
 
     FlooredGaussian.calls = 0
-    grid = 2.0 ** -6
+    grid = 2.0**-6
     idx, vals, _ = profile_points(FlooredGaussian(), grid, 1e-20)
-    dense = int(np.searchsorted(-vals, -1e-13 * (1 + 1e-9)))   # points above the floor
+    dense = int(np.searchsorted(-vals, -1e-13 * (1 + 1e-9)))  # points above the floor
     # the floor is detected after FLAT_SPAN flat points, then MAX_COARSE strided ones
     assert FlooredGaussian.calls == len(idx) <= dense + FLAT_SPAN + MAX_COARSE + 2
     pmf = dominating_pair(FlooredGaussian(), grid=grid).pmf
-    assert pmf.infinity_mass == pytest.approx(1e-13, rel=1e-12)   # the floor, kept as mass at inf
+    assert pmf.infinity_mass == pytest.approx(1e-13, rel=1e-12)  # the floor, kept as mass at inf
     for e in (0.1, 3.0, 20.0):
         assert pmf.delta(e)[2] >= gauss(e)

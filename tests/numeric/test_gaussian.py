@@ -1,10 +1,12 @@
 """Central Gaussian mechanism / GDP profile at any precision."""
+
 import math
 
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.numeric.methods import gaussian as g
 
@@ -25,8 +27,10 @@ def hockey_stick_by_quadrature(eps, mu, dps=70):
         return mp.exp(e) * mp.npdf(ys) * mp.quad(f, pts)
 
 
-@pytest.mark.parametrize("eps,mu", [(0.0, 0.5), (0.5, 0.5), (3.0, 1.0), (1e-3, 1e-4), (40.0, 0.5),
-                                    (1.0, 0.02), (0.01, 3.0)])
+@pytest.mark.parametrize(
+    "eps,mu",
+    [(0.0, 0.5), (0.5, 0.5), (3.0, 1.0), (1e-3, 1e-4), (40.0, 0.5), (1.0, 0.02), (0.01, 3.0)],
+)
 def test_closed_form_to_50_digits(eps, mu):
     ours = g.gdp_delta_mp(eps, mu, 50)
     ref = hockey_stick_by_quadrature(eps, mu, 80)
@@ -56,7 +60,7 @@ def test_float_path_within_its_error_estimate(eps, mu):
     if ref < 1e-300:
         return
     # the estimate is a bound on the float error; add 4 ulps for the final exp/log
-    assert abs(d - ref) <= err + 4 * 2.0 ** -52 * ref
+    assert abs(d - ref) <= err + 4 * 2.0**-52 * ref
 
 
 def test_agrees_with_dp_accounting_pld():
@@ -69,9 +73,12 @@ def test_agrees_with_dp_accounting_pld():
     relative to delta >= 1e-8."""
     pld_mod = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
     for mu in (0.2, 1.0):
-        pld = pld_mod.from_gaussian_mechanism(standard_deviation=1 / mu, sensitivity=1.0,
-                                              value_discretization_interval=1e-4,
-                                              log_mass_truncation_bound=-80)
+        pld = pld_mod.from_gaussian_mechanism(
+            standard_deviation=1 / mu,
+            sensitivity=1.0,
+            value_discretization_interval=1e-4,
+            log_mass_truncation_bound=-80,
+        )
         checked = 0
         for eps in np.linspace(0, 8, 33):
             ours = float(g.gdp_delta_mp(eps, mu, 30))
@@ -96,9 +103,9 @@ def test_gm_uses_zero_out_sensitivity_and_sigma_over_sqrt_n():
 
 
 @settings(max_examples=20, deadline=None)
-@given(eps=st.floats(1e-3, 5), logd=st.floats(-30, -1.5), n=st.integers(1, 10 ** 6))
+@given(eps=st.floats(1e-3, 5), logd=st.floats(-30, -1.5), n=st.integers(1, 10**6))
 def test_calibration_round_trips(eps, logd, n):
-    delta = 10 ** logd
+    delta = 10**logd
     sigma = g.calibrate_sigma(eps, delta, n)
     # brentq to rtol 1e-14 on mu; delta is smooth in sigma so 1e-9 relative is ample
     assert float(g.central_gaussian_delta(eps, sigma, n, dps=30)) == pytest.approx(delta, rel=1e-9)

@@ -1,6 +1,7 @@
 """The GPARV law's helpers on the cases the blanket tests do not reach: classes that agree to
 12 digits but are not equal, an output no input can produce, and the absolute pad of the
 numeric eps0 at small eps0."""
+
 from __future__ import annotations
 
 import math
@@ -14,10 +15,13 @@ from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.kernels.gparv_law import merge_classes, numeric_eps0
 
 
-@pytest.mark.parametrize("alpha, beta", [
-    ([1.0, 1.0 + 1e-14, 2.0], [1.0, 1.0, 1.0]),          # alphas agree to 13 digits
-    ([1.0, 1.0, 2.0], [3.0, 3.0 * (1 - 1e-14), 3.0]),    # betas agree to 13 digits
-])
+@pytest.mark.parametrize(
+    "alpha, beta",
+    [
+        ([1.0, 1.0 + 1e-14, 2.0], [1.0, 1.0, 1.0]),  # alphas agree to 13 digits
+        ([1.0, 1.0, 2.0], [3.0, 3.0 * (1 - 1e-14), 3.0]),  # betas agree to 13 digits
+    ],
+)
 def test_classes_agreeing_to_12_digits_merge_on_the_safe_side(alpha, beta):
     out = merge_classes(np.array(alpha), np.array(beta), np.array([0.25, 0.25, 0.5]))
     assert out.shape == (2, 3)
@@ -27,8 +31,9 @@ def test_classes_agreeing_to_12_digits_merge_on_the_safe_side(alpha, beta):
 
 
 def test_an_output_no_input_produces_does_not_make_eps0_infinite():
-    mech = FiniteMechanism.from_matrix([[Fraction(1, 2), Fraction(1, 2), 0],
-                                        [Fraction(1, 4), Fraction(3, 4), 0]])
+    mech = FiniteMechanism.from_matrix(
+        [[Fraction(1, 2), Fraction(1, 2), 0], [Fraction(1, 4), Fraction(3, 4), 0]]
+    )
     # the relative pad is 1e-12 (plus 1e-15 absolute): 1e-11 leaves room for both
     assert numeric_eps0(mech) == pytest.approx(math.log(2), rel=1e-11)
     assert numeric_eps0(mech) >= math.log(2)

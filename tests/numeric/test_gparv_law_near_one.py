@@ -7,6 +7,7 @@ it.  These cases check the zero mass against exact rational arithmetic, the clas
 ratios of very different size, and the certified blanket value of each pair against the exact
 multinomial sum of its law (mpmath at 100 digits).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -21,13 +22,13 @@ from shufflekit.mechanisms import make
 from shufflekit.mechanisms.composition import joint
 from shufflekit.mechanisms.finite import BOT, FiniteMechanism
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.methods.blanket import law_enclosure
 from shufflekit.numeric.kernels.gparv_law import UNIT, merge_classes, ratio_laws
+from shufflekit.numeric.methods.blanket import law_enclosure
+
 from .contract.edge_matrices import E0_NEAR_ONE, NEAR_ONE, WIDE_3X3
 
 R = sp.Rational
-TINY_TAIL = [[R(2 ** 121, 2 ** 121 + 3), R(3, 2 ** 121 + 3)],
-             [R(2 ** 82, 2 ** 82 + 1), R(1, 2 ** 82 + 1)]]
+TINY_TAIL = [[R(2**121, 2**121 + 3), R(3, 2**121 + 3)], [R(2**82, 2**82 + 1), R(1, 2**82 + 1)]]
 
 
 def exact_zero_mass(rows) -> Fraction:
@@ -57,13 +58,16 @@ def exact_blanket_value(rows, pair, epsilon: float, n: int) -> mpmath.mpf:
     law, zero = exact_law(rows, pair)
     with mpmath.workdps(100):
         e = mpmath.exp(mpmath.mpf(epsilon))
-        atoms = [mpmath.mpf(a.numerator) / a.denominator - e * mpmath.mpf(b.numerator)
-                 / b.denominator for a, b, _ in law] + [mpmath.mpf(0)]
-        probs = [mpmath.mpf(c.numerator) / c.denominator for _, _, c in law] + \
-            [mpmath.mpf(zero.numerator) / zero.denominator]
+        atoms = [
+            mpmath.mpf(a.numerator) / a.denominator - e * mpmath.mpf(b.numerator) / b.denominator
+            for a, b, _ in law
+        ] + [mpmath.mpf(0)]
+        probs = [mpmath.mpf(c.numerator) / c.denominator for _, _, c in law] + [
+            mpmath.mpf(zero.numerator) / zero.denominator
+        ]
         total = mpmath.mpf(0)
         r = len(atoms)
-        for cut in itertools.combinations(range(n + r - 1), r - 1):   # stars and bars
+        for cut in itertools.combinations(range(n + r - 1), r - 1):  # stars and bars
             counts = np.diff((-1,) + cut + (n + r - 1,)) - 1
             s = mpmath.fsum(int(k) * g for k, g in zip(counts, atoms))
             if s <= 0:
@@ -79,10 +83,16 @@ def exact_blanket_value(rows, pair, epsilon: float, n: int) -> mpmath.mpf:
 
 
 # ------------------------------------------------------------------ the zero mass
-@pytest.mark.parametrize("rows", [NEAR_ONE, WIDE_3X3, TINY_TAIL,
-                                  [[R(1, 2), R(1, 2)], [R(1, 2) + R(1, 2 ** 141),
-                                                        R(1, 2) - R(1, 2 ** 141)]]],
-                         ids=["near-one", "wide-3x3", "tiny-tail", "rows-equal-to-2^-141"])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        NEAR_ONE,
+        WIDE_3X3,
+        TINY_TAIL,
+        [[R(1, 2), R(1, 2)], [R(1, 2) + R(1, 2**141), R(1, 2) - R(1, 2**141)]],
+    ],
+    ids=["near-one", "wide-3x3", "tiny-tail", "rows-equal-to-2^-141"],
+)
 def test_zero_mass_is_the_exact_one_rounded(rows):
     """The float zero mass of every law is the exact 1 - gamma correctly rounded: relative
     error at most u, and ``zero_err`` (u here) covers it.  (The float 1 - fl(gamma) is 0 for
@@ -95,7 +105,7 @@ def test_zero_mass_is_the_exact_one_rounded(rows):
         assert law.zero_err <= UNIT
 
 
-@pytest.mark.parametrize("eps0", [R(1, 10 ** 6), R(1, 10 ** 300), 30])
+@pytest.mark.parametrize("eps0", [R(1, 10**6), R(1, 10**300), 30])
 def test_zero_mass_of_irrational_entries_is_resolved_by_the_ladder(eps0):
     """Binary RR: 1 - gamma = (e^eps0 - 1)/(e^eps0 + 1).  At eps0 = 1e-300 the 60-digit
     entries are both 1/2 and the ladder has to climb to 400 digits; the value must still be
@@ -115,22 +125,26 @@ def test_zero_mass_of_a_joint_composition_is_one_minus_the_product():
     """1 - gamma_1 gamma_2 for two near-one components: 2^-57 + 2^-60 - 2^-117 (float gamma
     products give 0)."""
     a = FiniteMechanism.from_matrix(NEAR_ONE)
-    b = FiniteMechanism.from_matrix([[1 - R(1, 2 ** 60), R(1, 2 ** 60)],
-                                     [1 - R(1, 2 ** 100), R(1, 2 ** 100)]])
-    exact = 1 - (1 - exact_zero_mass(NEAR_ONE)) * (1 - Fraction(1, 2 ** 60) + Fraction(1, 2 ** 100))
+    b = FiniteMechanism.from_matrix(
+        [[1 - R(1, 2**60), R(1, 2**60)], [1 - R(1, 2**100), R(1, 2**100)]]
+    )
+    exact = 1 - (1 - exact_zero_mass(NEAR_ONE)) * (1 - Fraction(1, 2**60) + Fraction(1, 2**100))
     for law in ratio_laws(joint([a, b])):
         assert abs(Fraction(law.zero_mass) - exact) <= Fraction(law.zero_err) * exact
         assert law.zero_err <= 4 * UNIT
 
 
 # ------------------------------------------------------------------ the class merge
-@pytest.mark.parametrize("alpha, beta", [
-    # the zero-out law of WIDE_3X3: ratio 86 and 1e17 both below 1e-12 of the largest, 7e33
-    ([85.68, 9.6e16, 6.9e33], [257.0625, 257.0625, 257.0625]),
-    # a Theorem 5 style law: betas 1e-34 and 1e-17 both far below the largest, 3
-    ([1.0, 1.0, 1.0], [1.44e-34, 1.04e-17, 3.0]),
-    ([3e-13, 4e-13, 1.0], [1.0, 1.0, 1.0]),
-])
+@pytest.mark.parametrize(
+    "alpha, beta",
+    [
+        # the zero-out law of WIDE_3X3: ratio 86 and 1e17 both below 1e-12 of the largest, 7e33
+        ([85.68, 9.6e16, 6.9e33], [257.0625, 257.0625, 257.0625]),
+        # a Theorem 5 style law: betas 1e-34 and 1e-17 both far below the largest, 3
+        ([1.0, 1.0, 1.0], [1.44e-34, 1.04e-17, 3.0]),
+        ([3e-13, 4e-13, 1.0], [1.0, 1.0, 1.0]),
+    ],
+)
 def test_classes_far_apart_are_not_merged(alpha, beta):
     """Ratios that differ by a factor 4/3 or more stay separate classes, however small they
     are against the array's largest value (a merge keyed on 12 digits of the largest value
@@ -182,8 +196,11 @@ def test_accountant_upper_bound_is_not_below_the_worst_pair(rows, adjacency, n, 
     if eps >= float(mech.eps0()):
         pytest.skip("epsilon at or above eps0: delta is 0")
     b = accountant(mech, n, method=method, adjacency=adjacency).get_delta(eps)
-    worst = max(exact_blanket_value(rows, _pair_index(mech, label), eps, n)
-                for law in ratio_laws(mech, adjacency) for label in law.pairs)
+    worst = max(
+        exact_blanket_value(rows, _pair_index(mech, label), eps, n)
+        for law in ratio_laws(mech, adjacency)
+        for label in law.pairs
+    )
     assert b.lo <= b.hi
     assert b.hi >= worst
     if worst > 0:

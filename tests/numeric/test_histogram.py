@@ -1,4 +1,5 @@
 """Exact histogram accounting (Shvets 2026, Sec. 4 and 8): brute force, tables, properties, bad input."""
+
 import io
 import itertools
 import json
@@ -10,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shufflekit.numeric.methods import histogram as H
 from shufflekit.numeric.kernels.brute_force import sequence_laws
+from shufflekit.numeric.methods import histogram as H
 from shufflekit.verify.checks import round_like
 
 W0 = [0.70, 0.20, 0.10]
@@ -30,12 +31,17 @@ def as_dict(pair):
     return {tuple(int(x) for x in h): (p, q) for h, p, q in zip(pair.histograms(), pair.p, pair.q)}
 
 
-@pytest.mark.parametrize("w0,w1,n,k", [
-    (W0, W1, 5, 0), (W0, W1, 5, 2), (W0, W1, 5, 4),
-    ([0.5, 0.3, 0.2], [0.0, 0.6, 0.4], 4, 1),          # W1 has a zero: reverse singular mass
-    ([0.25, 0.25, 0.25, 0.25], [0.1, 0.2, 0.3, 0.4], 4, 2),
-    ([0.3, 0.7], [0.6, 0.4], 7, 3),
-])
+@pytest.mark.parametrize(
+    "w0,w1,n,k",
+    [
+        (W0, W1, 5, 0),
+        (W0, W1, 5, 2),
+        (W0, W1, 5, 4),
+        ([0.5, 0.3, 0.2], [0.0, 0.6, 0.4], 4, 1),  # W1 has a zero: reverse singular mass
+        ([0.25, 0.25, 0.25, 0.25], [0.1, 0.2, 0.3, 0.4], 4, 2),
+        ([0.3, 0.7], [0.6, 0.4], 7, 3),
+    ],
+)
 def test_laws_match_enumeration(w0, w1, n, k):
     P, Q = brute_force(w0, w1, n, k)
     got = as_dict(H.shuffled_pair(w0, w1, n, k))
@@ -67,7 +73,7 @@ def test_likelihood_ratio_is_one_plus_posterior_mean():
     r = w1 / w0 - 1
     num = {}
     for seq in itertools.product(range(3), repeat=n):
-        others = math.prod(w1[y] for y in seq[1:k + 1]) * math.prod(w0[y] for y in seq[k + 1:])
+        others = math.prod(w1[y] for y in seq[1 : k + 1]) * math.prod(w0[y] for y in seq[k + 1 :])
         h = tuple(seq.count(y) for y in range(3))
         a, b = num.get(h, (0.0, 0.0))
         num[h] = (a + w0[seq[0]] * others * r[seq[0]], b + w0[seq[0]] * others)
@@ -130,17 +136,25 @@ def test_table5_exact_column():
 
 def test_table5_gdp_columns_via_report():
     mu = math.sqrt(H.channel_constants(np.array(W0), np.array(W1), 0.3)["I_pi"] / 800)
-    rows = {0.5: ("9.04e-3", "6.88e-3"), 1.0: ("3.85e-3", "2.43e-3"), 1.5: ("1.37e-3", "6.71e-4"),
-            2.0: ("4.02e-4", "1.42e-4")}
+    rows = {
+        0.5: ("9.04e-3", "6.88e-3"),
+        1.0: ("3.85e-3", "2.43e-3"),
+        1.5: ("1.37e-3", "6.71e-4"),
+        2.0: ("4.02e-4", "1.42e-4"),
+    }
     rep = H.report(W0, W1, 800, 240, epsilons=[t * mu for t in rows])
     assert round_like(rep["mu_fixed_composition"], "0.0452") == "0.0452"
     for (t, (fc, mix)), row in zip(rows.items(), rep["epsilons"]):
         assert round_like(row["gdp_fixed_composition"], fc) == fc
         assert round_like(row["gdp_mixture"], mix) == mix
-        assert row["gdp_mixture"] < row["delta_q_vs_p"] < row["gdp_fixed_composition"]  # optimistic vs tracking
+        assert (
+            row["gdp_mixture"] < row["delta_q_vs_p"] < row["gdp_fixed_composition"]
+        )  # optimistic vs tracking
 
 
-@pytest.mark.parametrize("n,printed", [(1000, "0.105"), (2000, "0.071"), (5000, "0.043"), (10000, "0.029")])
+@pytest.mark.parametrize(
+    "n,printed", [(1000, "0.105"), (2000, "0.071"), (5000, "0.043"), (10000, "0.029")]
+)
 def test_table6_exact_column(n, printed):
     q = 1 / (1 + math.e)
     pair = H.binary_pair(q, 1 - q, n, 0)
@@ -163,15 +177,16 @@ def channels(draw, zeros_in_w1=False):
 
 
 @settings(max_examples=30)
-@given(ch=channels(zeros_in_w1=True), n=st.integers(1, 12), data=st.data(),
-       eps=st.floats(0.0, 3.0))
+@given(ch=channels(zeros_in_w1=True), n=st.integers(1, 12), data=st.data(), eps=st.floats(0.0, 3.0))
 def test_curves_lie_in_unit_interval_and_decrease(ch, n, data, eps):
     k = data.draw(st.integers(0, n - 1))
     pair = H.shuffled_pair(ch[0], ch[1], n, k)
     for f in (pair.delta_qp, pair.delta_pq):
         a, b = f(eps), f(eps + 0.1)
         assert 0.0 <= b <= a <= 1.0
-    assert pair.p.sum() == pytest.approx(1.0, abs=1e-12) and pair.q.sum() == pytest.approx(1.0, abs=1e-12)
+    assert pair.p.sum() == pytest.approx(1.0, abs=1e-12) and pair.q.sum() == pytest.approx(
+        1.0, abs=1e-12
+    )
 
 
 @settings(max_examples=30)
@@ -233,7 +248,7 @@ def test_four_symbols_at_n_300_fit_the_memory_budget():
     assert pair.p.size == math.comb(303, 3)
     assert peak < 200 * 2**20
     assert 0 < jsd < 1 and 0 < eps < 1
-    assert pair.p.sum() == pytest.approx(1.0, abs=1e-12)   # float sums of 4.6 M positive terms
+    assert pair.p.sum() == pytest.approx(1.0, abs=1e-12)  # float sums of 4.6 M positive terms
 
 
 # ------------------------------------------------------------------ multi-message
@@ -260,8 +275,11 @@ def test_report_and_cli():
     assert rep["i_pi"] > rep["i_mix"] > 0
     assert rep["epsilons"][0]["delta_q_vs_p"] <= 1 and rep["deltas"][0]["epsilon_two_sided"] > 0
     # one key style: lower-case snake_case, and every key is documented in the command's help
-    documented = {name for key, _ in H.REPORT_FIELDS for name in
-                  key.split("[].")[-1].replace(" ", "").split(",")}
+    documented = {
+        name
+        for key, _ in H.REPORT_FIELDS
+        for name in key.split("[].")[-1].replace(" ", "").split(",")
+    }
     keys = set(rep) | {k for row in rep["epsilons"] + rep["deltas"] for k in row}
     assert all(k == k.lower() and k.replace("_", "").isalnum() for k in keys)
     assert keys - {"epsilons", "deltas", "epsilon", "delta"} <= documented
@@ -269,28 +287,67 @@ def test_report_and_cli():
 
     buf = io.StringIO()
     with redirect_stdout(buf):
-        code = main(["histogram", "--w0", "0.7,0.2,0.1", "--w1", "0.15,0.55,0.3", "--n", "60", "--k", "18",
-                     "--jsd", "--epsilon", "0.1", "--delta", "1e-3", "--format", "json"])
+        code = main(
+            [
+                "histogram",
+                "--w0",
+                "0.7,0.2,0.1",
+                "--w1",
+                "0.15,0.55,0.3",
+                "--n",
+                "60",
+                "--k",
+                "18",
+                "--jsd",
+                "--epsilon",
+                "0.1",
+                "--delta",
+                "1e-3",
+                "--format",
+                "json",
+            ]
+        )
     assert code == 0
     out = json.loads(buf.getvalue())
     assert out["jsd"] == pytest.approx(rep["jsd"], rel=1e-12)
     buf = io.StringIO()
     with redirect_stdout(buf):
-        assert main(["histogram", "--w0", "0.7,0.2,0.1", "--w1", "0.15,0.55,0.3", "--n", "60", "--k", "18",
-                     "--epsilon", "0.1", "--format", "table"]) == 0
+        assert (
+            main(
+                [
+                    "histogram",
+                    "--w0",
+                    "0.7,0.2,0.1",
+                    "--w1",
+                    "0.15,0.55,0.3",
+                    "--n",
+                    "60",
+                    "--k",
+                    "18",
+                    "--epsilon",
+                    "0.1",
+                    "--format",
+                    "table",
+                ]
+            )
+            == 0
+        )
     assert "delta_q_vs_p" in buf.getvalue() and "delta_p_vs_q" in buf.getvalue()
 
 
-@pytest.mark.parametrize("kwargs,fragment", [
-    (dict(w0=[0.7, 0.3], w1=[0.1, 0.9], n=0), "n=0"),
-    (dict(w0=[0.7, 0.2], w1=[0.1, 0.9], n=5), "w0="),
-    (dict(w0=[0.7, 0.3], w1=[0.1, 0.8, 0.1], n=5), "w1 has 3"),
-    (dict(w0=[1.0, 0.0], w1=[0.1, 0.9], n=5), "full support"),
-    (dict(w0=[0.7, 0.3], w1=[-0.1, 1.1], n=5), "w1="),
-    (dict(w0=[0.7, 0.3], w1=[0.1, 0.9], n=5, k=5), "k=5"),
-    (dict(w0=[0.7, 0.3], w1=[0.1, 0.9], n=5, k=-1), "k=-1"),
-    (dict(w0=[0.7, float("nan")], w1=[0.1, 0.9], n=5), "w0="),
-])
+@pytest.mark.parametrize(
+    "kwargs,fragment",
+    [
+        (dict(w0=[0.7, 0.3], w1=[0.1, 0.9], n=0), "n=0"),
+        (dict(w0=[0.7, 0.2], w1=[0.1, 0.9], n=5), "w0="),
+        (dict(w0=[0.7, 0.3], w1=[0.1, 0.8, 0.1], n=5), "w1 has 3"),
+        (dict(w0=[1.0, 0.0], w1=[0.1, 0.9], n=5), "full support"),
+        (dict(w0=[0.7, 0.3], w1=[-0.1, 1.1], n=5), "w1="),
+        (dict(w0=[0.7, 0.3], w1=[0.1, 0.9], n=5, k=5), "k=5"),
+        (dict(w0=[0.7, 0.3], w1=[0.1, 0.9], n=5, k=-1), "k=-1"),
+        (dict(w0=[0.7, float("nan")], w1=[0.1, 0.9], n=5), "w0="),
+    ],
+)
 def test_bad_input(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment.replace("(", r"\(")):
         H.shuffled_pair(**kwargs)
@@ -319,4 +376,4 @@ def test_label_count_laws_keep_a_tiny_output_probability():
     w0, w1 = H.check_channel([0.5, 0.5], [1.0, 1.6e-58])
     lp, lq = H.label_count_laws(w0, w1, 2, 1)
     assert lp == pytest.approx(p, rel=1e-12, abs=0)
-    assert lq == pytest.approx(q, rel=1e-12, abs=1e-290)   # 2.56e-116 is kept too
+    assert lq == pytest.approx(q, rel=1e-12, abs=1e-290)  # 2.56e-116 is kept too

@@ -1,5 +1,6 @@
 """numeric/ is sorted by role: the kernels never reach up to the accountant or the methods, the
 methods register when their package is imported, and no module defers imports to its bottom."""
+
 import ast
 import pathlib
 
@@ -53,8 +54,9 @@ def test_a_room_imports_only_the_rooms_below_it(room):
 
 def test_no_module_defers_its_imports_to_its_bottom():
     package = NUMERIC.parent
-    offenders = [str(p.relative_to(package)) for p in package.rglob("*.py")
-                 if "noqa: E402" in p.read_text()]
+    offenders = [
+        str(p.relative_to(package)) for p in package.rglob("*.py") if "noqa: E402" in p.read_text()
+    ]
     assert offenders == []
 
 
@@ -62,6 +64,5 @@ def test_importing_the_methods_package_registers_every_family():
     import shufflekit.numeric.methods  # noqa: F401
     from shufflekit.numeric.accountant import _REGISTRY
 
-    for name in ("blanket", "blanket-fft", "lower", "clone", "hoeffding", "bmg-blanket",
-                 "gdp"):
+    for name in ("blanket", "blanket-fft", "lower", "clone", "hoeffding", "bmg-blanket", "gdp"):
         assert name in _REGISTRY, name

@@ -1,4 +1,5 @@
 """Su-Cheng-Wang Theorem 5 lower bound: exact for x_2 = ... = x_n."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,9 +7,14 @@ from hypothesis import given, settings
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.methods.lower import LowerAccountant, lower_of_law, lower_delta, theorem5_laws
-from shufflekit.verify.strategies import enumeration_cases
 from shufflekit.numeric.kernels import brute_force as BF
+from shufflekit.numeric.methods.lower import (
+    LowerAccountant,
+    lower_delta,
+    lower_of_law,
+    theorem5_laws,
+)
+from shufflekit.verify.strategies import enumeration_cases
 
 
 @given(case=enumeration_cases())
@@ -29,13 +35,13 @@ def test_worst_triple_found_for_krr():
     # the maximiser has a reference input distinct from both differing inputs or equal to x0
     per = [(lower_of_law(t.law, 0.3, 40)[0], t) for t in theorem5_laws(mech)]
     assert v == max(p for p, _ in per)
-    assert len(theorem5_laws(mech)) == 3   # z = x0, z = x1, z distinct (by symmetry)
+    assert len(theorem5_laws(mech)) == 3  # z = x0, z = x1, z distinct (by symmetry)
 
 
 def test_lower_epsilon_direction():
     acc = LowerAccountant.of(make("rr", eps0=1), 1000)
     eps = acc.epsilon(1e-5)
-    assert acc.delta(eps)[0] > 1e-5    # the true epsilon is at least this
+    assert acc.delta(eps)[0] > 1e-5  # the true epsilon is at least this
     # Shvets 2026 Table 6: exact boundary-pair epsilon 0.105 at n = 1000
     assert round(eps, 3) == 0.105
 

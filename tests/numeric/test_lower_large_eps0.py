@@ -8,6 +8,7 @@ with the class :math:`(1, 1)`.  The merged law has :math:`\\mathbb{E}[\\alpha] \
 ``[2, 1]``) at small epsilon.  Every check below failed before the merge was made relative to
 each value.
 """
+
 from __future__ import annotations
 
 import math
@@ -26,16 +27,20 @@ from shufflekit.numeric.methods.lower import Theorem5Accountant, theorem5_laws
 R = sp.Rational
 
 #: rows spanning e^-70 .. 1 with an entry within 2^-43 of 1 (exact rationals)
-WIDE_3X3 = [[R(4096, 12289), R(8192, 12289), R(1, 12289)],
-            [R(16, 4113), R(1, 4113), R(4096, 4113)],
-            [1 - R(8796093022209, 10384593717069655257069788751462401),
-             R(1, 10384593717069655257069788751462401),
-             R(8796093022208, 10384593717069655257069788751462401)]]
+WIDE_3X3 = [
+    [R(4096, 12289), R(8192, 12289), R(1, 12289)],
+    [R(16, 4113), R(1, 4113), R(4096, 4113)],
+    [
+        1 - R(8796093022209, 10384593717069655257069788751462401),
+        R(1, 10384593717069655257069788751462401),
+        R(8796093022208, 10384593717069655257069788751462401),
+    ],
+]
 #: two rows whose ratios span 1e-14 .. 1e13 (float entries)
-WIDE_2X4 = [[0.10299615499728705, 3.849084449950652e-12, 2.6043069763617583e-05,
-             0.8969778019291003],
-            [2.2652318351200855e-14, 0.6874999173253686, 4.941592673028507e-11,
-             0.3125000826251929]]
+WIDE_2X4 = [
+    [0.10299615499728705, 3.849084449950652e-12, 2.6043069763617583e-05, 0.8969778019291003],
+    [2.2652318351200855e-14, 0.6874999173253686, 4.941592673028507e-11, 0.3125000826251929],
+]
 
 
 def krr(k, eps0):
@@ -85,16 +90,21 @@ CASES = [
 @pytest.mark.parametrize("label,mech,n,eps", CASES, ids=[c[0] for c in CASES])
 def test_lower_below_exhaustive_worst_case(label, mech, n, eps):
     mech = mech()
-    b = Theorem5Accountant(mech, n).get_delta(eps)   # raised 'invalid enclosure' before
+    b = Theorem5Accountant(mech, n).get_delta(eps)  # raised 'invalid enclosure' before
     brute = BF.worst_case_delta(mech, n, eps)
     assert b.lo <= b.hi
-    assert b.lo <= brute.hi                           # soundness: no tolerance
+    assert b.lo <= brute.hi  # soundness: no tolerance
     assert tight_enough(b.lo, brute.lo)
 
 
 # k-RR at n = 100 (beyond enumeration): below the local bound, which the truth never exceeds
-LOCAL = [(4, 30, 100, 30 * (1 - 1e-9)), (4, 30, 100, 0.3), (4, 30, 100, 15.0),
-         (8, 40, 100, 40 * (1 - 1e-9)), (4, 100, 100, 100 * (1 - 1e-9))]
+LOCAL = [
+    (4, 30, 100, 30 * (1 - 1e-9)),
+    (4, 30, 100, 0.3),
+    (4, 30, 100, 15.0),
+    (8, 40, 100, 40 * (1 - 1e-9)),
+    (4, 100, 100, 100 * (1 - 1e-9)),
+]
 
 
 @pytest.mark.parametrize("k,eps0,n,eps", LOCAL)
@@ -102,17 +112,18 @@ def test_lower_below_local_bound_krr(k, eps0, n, eps):
     b = Theorem5Accountant(make("krr", k=k, eps0=eps0), n).get_delta(eps)
     local = krr_local_delta(k, eps0, eps)
     assert b.lo <= b.hi
-    assert mpmath.mpf(b.lo) <= local                  # was about 2 * local near eps0
+    assert mpmath.mpf(b.lo) <= local  # was about 2 * local near eps0
     if eps > eps0 / 2:
         # near eps0 the pair (x0, x1, z = x0) is within the atom radius of the local value
         # (the other users' reports are almost surely their own input): see tight_enough
         assert tight_enough(b.lo, float(local))
 
 
-@pytest.mark.parametrize("mech", [krr(4, 30), krr(8, 40), krr(4, 100), krr(3, 30),
-                                  matrix(WIDE_2X4), matrix(WIDE_3X3)],
-                         ids=["4-RR eps0=30", "8-RR eps0=40", "4-RR eps0=100", "3-RR eps0=30",
-                              "wide 2x4", "wide 3x3"])
+@pytest.mark.parametrize(
+    "mech",
+    [krr(4, 30), krr(8, 40), krr(4, 100), krr(3, 30), matrix(WIDE_2X4), matrix(WIDE_3X3)],
+    ids=["4-RR eps0=30", "8-RR eps0=40", "4-RR eps0=100", "3-RR eps0=30", "wide 2x4", "wide 3x3"],
+)
 def test_triple_laws_keep_the_mass_of_both_rows(mech):
     r""":math:`\sum_y R_z(y)\,\alpha(y) = \sum_y R_{x^0}(y) = 1`, likewise for :math:`\beta`.
 

@@ -1,15 +1,21 @@
 """Theorem 5 lower bound: the parts the enumeration tests do not reach (distinct triples at
 small eps0, a triple out of reach, the upper end of the reported enclosure, large eps0)."""
+
 from __future__ import annotations
 
 import pytest
 
 from shufflekit.errors import CannotCertify
 from shufflekit.mechanisms import make
+from shufflekit.numeric.accountant import accountant
 from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.methods import lower
-from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.methods.lower import LowerAccountant, best_triple, lower_delta, theorem5_laws
+from shufflekit.numeric.methods.lower import (
+    LowerAccountant,
+    best_triple,
+    lower_delta,
+    theorem5_laws,
+)
 
 
 @pytest.mark.parametrize("k, eps0", [(3, 0.5), (5, 0.3), (5, 2.0)])

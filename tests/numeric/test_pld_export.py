@@ -1,15 +1,20 @@
 """dp_accounting interoperation: export a shuffled round, compose it there, cross-check."""
+
 import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.numeric.accountant import accountant
-from shufflekit.numeric.composition.fixed import Round, composed_accountant, exact_pair_lower
 from shufflekit.numeric.composition.dominating_pair import DEFAULT_GRID
-from shufflekit.numeric.export.pld_export import (export_round, gaussian_crosscheck,
-                                           randomized_response_crosscheck, shuffled_round_pld,
-                                           to_dp_accounting)
+from shufflekit.numeric.composition.fixed import Round, composed_accountant, exact_pair_lower
+from shufflekit.numeric.export.pld_export import (
+    export_round,
+    gaussian_crosscheck,
+    randomized_response_crosscheck,
+    shuffled_round_pld,
+    to_dp_accounting,
+)
 
 KRR = dict(k=10, eps0=4)
 N = 10_000
@@ -31,15 +36,21 @@ def test_shuffled_round_composed_with_a_gaussian_in_dp_accounting():
     mech = make("krr", **KRR)
     sigma = 3.0
     theirs = export_round(mech, N).compose(
-        pld.from_gaussian_mechanism(sigma, value_discretization_interval=DEFAULT_GRID))
-    ours = composed_accountant(schedule=[Round(mech, N, 1, "blanket"),
-                                         Round({"name": "central-gaussian", "sigma": sigma}, 1)])
+        pld.from_gaussian_mechanism(sigma, value_discretization_interval=DEFAULT_GRID)
+    )
+    ours = composed_accountant(
+        schedule=[
+            Round(mech, N, 1, "blanket"),
+            Round({"name": "central-gaussian", "sigma": sigma}, 1),
+        ]
+    )
     d = 1e-6
     e_theirs = theirs.get_epsilon_for_delta(d)
     e_ours = ours.get_epsilon(d).hi
     gauss_alone = pld.from_gaussian_mechanism(
-        sigma, value_discretization_interval=DEFAULT_GRID).get_epsilon_for_delta(d)
-    assert e_theirs > gauss_alone                  # the shuffled round costs something
+        sigma, value_discretization_interval=DEFAULT_GRID
+    ).get_epsilon_for_delta(d)
+    assert e_theirs > gauss_alone  # the shuffled round costs something
     # same dominating round; dp_accounting's Gaussian is its own pessimistic discretisation
     # (connect-the-dots on the same grid), so the two agree to a few grid steps
     assert abs(e_theirs - e_ours) <= 4 * DEFAULT_GRID
@@ -50,12 +61,12 @@ def test_gaussian_crosscheck_against_exact():
     rows = gaussian_crosscheck(4.0, 16, [1e-5])
     r = rows[0]
     assert r["shufflekit_upper"] >= r["exact"]
-    assert r["shufflekit_upper"] - r["exact"] <= DEFAULT_GRID   # within one grid step
+    assert r["shufflekit_upper"] - r["exact"] <= DEFAULT_GRID  # within one grid step
     assert abs(r["dp_accounting"] - r["exact"]) <= DEFAULT_GRID
 
 
 def test_randomized_response_crosscheck():
-    rows = randomized_response_crosscheck(1.0, 2, 10, [1e-3, 1e-6], grid=2.0 ** -8)
+    rows = randomized_response_crosscheck(1.0, 2, 10, [1e-3, 1e-6], grid=2.0**-8)
     for r in rows:
         # both compose local RR exactly on the grid (eps0 = 1 is a grid point of 2^-8 and of
         # dp_accounting's 2^-8 interval): equal up to float round-off of the two libraries

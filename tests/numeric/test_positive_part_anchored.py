@@ -1,20 +1,22 @@
 """The anchored inner level of the exact blanket sum (rows derived by Pascal's rule from one
 tabulated row in every ``ANCHOR_SPAN``): sound everywhere, as tight as full tables at large n."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
 from shufflekit.numeric.kernels import positive_part as pp
-from shufflekit.numeric.methods.blanket import blanket_delta_exact, law_enclosure
-from shufflekit.numeric.kernels.gparv_law import ratio_laws
-from shufflekit.verify.strategies import probability_rows
 from shufflekit.numeric.kernels.brute_force import multinomial_positive_part
+from shufflekit.numeric.kernels.gparv_law import ratio_laws
+from shufflekit.numeric.methods.blanket import blanket_delta_exact, law_enclosure
+from shufflekit.verify.strategies import probability_rows
 
 
 @contextmanager
@@ -30,8 +32,11 @@ def anchoring(threshold: int = 1):
         pp._ROWS.clear()
 
 
-@given(rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
-       n=st.integers(1, 7), eps=st.floats(0.0, 2.0))
+@given(
+    rows=probability_rows(n_inputs=st.integers(2, 3), n_outputs=st.integers(2, 4)),
+    n=st.integers(1, 7),
+    eps=st.floats(0.0, 2.0),
+)
 @settings(max_examples=60, deadline=None)
 def test_anchored_enclosure_contains_enumeration(rows, n, eps):
     """Soundness where anchoring is hardest (whole-row windows, rows of 0..n users): the
@@ -47,12 +52,15 @@ def test_anchored_enclosure_contains_enumeration(rows, n, eps):
         assert ref <= v + 1e-12
 
 
-@pytest.mark.parametrize("name, params, n, eps", [
-    ("krr", dict(k=10, eps0=4), 30000, 0.05),
-    ("krr", dict(k=10, eps0=4), 3000, 1.0),
-    ("rappor", dict(k=4, eps0=2), 3000, 0.3),
-    ("oue", dict(k=4, eps0=3), 3000, 0.3),
-])
+@pytest.mark.parametrize(
+    "name, params, n, eps",
+    [
+        ("krr", dict(k=10, eps0=4), 30000, 0.05),
+        ("krr", dict(k=10, eps0=4), 3000, 1.0),
+        ("rappor", dict(k=4, eps0=2), 3000, 0.3),
+        ("oue", dict(k=4, eps0=3), 3000, 0.3),
+    ],
+)
 def test_anchored_equals_tabulated_at_large_n(name, params, n, eps):
     """Both inner evaluations enclose the same number: their intervals overlap, and the
     anchored one is no wider than the tabulated one plus 1e-8 of the value (the walk's
@@ -61,8 +69,9 @@ def test_anchored_equals_tabulated_at_large_n(name, params, n, eps):
     out = []
     for threshold in (10**9, 1):
         with anchoring(threshold):
-            out.append(max((law_enclosure(law, eps, n) for law in ratio_laws(mech)),
-                           key=lambda t: t[1]))
+            out.append(
+                max((law_enclosure(law, eps, n) for law in ratio_laws(mech)), key=lambda t: t[1])
+            )
     (a, b), (c, d) = out
     assert a <= d and c <= b
     assert d - c <= (b - a) + 1e-8 * b
@@ -79,10 +88,17 @@ def test_walk_matches_direct_rows():
     low = pp.binomial_row(M - t, p, 64, 48)
     i = j - top.lo
     pmf, F, F2 = top.pmf[i], np.cumsum(top.pmf)[i], np.cumsum(np.cumsum(top.pmf))[i]
-    wF, wF2 = pp._walk(np.array([pmf]), np.array([F]), np.array([F2]),
-                       np.array([float(M)]), np.array([float(j)]), np.array([t]), p)
+    wF, wF2 = pp._walk(
+        np.array([pmf]),
+        np.array([F]),
+        np.array([F2]),
+        np.array([float(M)]),
+        np.array([float(j)]),
+        np.array([t]),
+        p,
+    )
     # the direct row has its own scale and window: compare full sums in absolute units
-    scale_top, scale_low = 2.0 ** top.E, 2.0 ** low.E
+    scale_top, scale_low = 2.0**top.E, 2.0**low.E
     direct_F = np.cumsum(low.pmf)[j - low.lo] * scale_low
     assert wF[0] * scale_top == pytest.approx(direct_F, rel=1e-12)
     direct_F2 = np.cumsum(np.cumsum(low.pmf))[j - low.lo] * scale_low

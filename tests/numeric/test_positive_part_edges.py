@@ -8,6 +8,7 @@
   case, eps0 = 100, no longer overflows);
 * a binomial parameter next to 1 (rho = 1 - 1.8e-35 at eps0 = 80) keeps its complement exact.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,7 +26,7 @@ from shufflekit.numeric.kernels.positive_part import Param, binomial_row, expect
 def test_deep_rows_stay_within_their_proven_error(m, rho, bits):
     with ctx.workprec(128):
         row = binomial_row(m, Param.of(arb(rho)), bits, bits)
-    assert row.hi - row.lo > 2000          # deep enough to cross the subnormal range of a ratio product
+    assert row.hi - row.lo > 2000  # deep enough to cross the subnormal range of a ratio product
     worst = 0.0
     with ctx.workprec(300):
         for k in range(row.lo, row.hi + 1, 7):
@@ -67,7 +68,7 @@ def test_parameter_next_to_one_keeps_its_complement():
         rho, comp = 1 / (1 + q_small), q_small / (1 + q_small)
         p = Param.of(rho, comp)
     # what is left is the rounding of each ratio to a float: at most one unit 2^-53
-    assert p.inv_ratio_err <= 2.0 ** -53 and p.ratio_err <= 2.0 ** -53
+    assert p.inv_ratio_err <= 2.0**-53 and p.ratio_err <= 2.0**-53
     with ctx.workprec(128):
         naive = Param.of(rho)
-    assert naive.ratio_err > 1e-6          # the cancellation the complement avoids
+    assert naive.ratio_err > 1e-6  # the cancellation the complement avoids

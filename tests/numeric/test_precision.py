@@ -1,12 +1,13 @@
 """mpmath evaluation with guard digits; Gaussian tails and the central Gaussian profile in log space."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import mpmath as mp
 import pytest
 import scipy.special as sc
 import sympy as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.numeric.kernels import precision as P
 from shufflekit.symbolic import central_gaussian as CG
@@ -25,8 +26,10 @@ def test_log_ndtr_far_tail_matches_asymptotic():
     with mp.workdps(40):
         x = mp.mpf(-1000)
         # log Phi(x) = -x^2/2 - log(-x) - log sqrt(2 pi) + log(1 - 1/x^2 + 3/x^4 ...)
-        asym = -x ** 2 / 2 - mp.log(-x) - mp.log(mp.sqrt(2 * mp.pi)) + mp.log(1 - 1 / x ** 2 + 3 / x ** 4)
-        assert abs(P.log_ndtr(x, dps=30) - asym) < mp.mpf("1e-12")   # next term 15/x^6 = 1.5e-17
+        asym = (
+            -(x**2) / 2 - mp.log(-x) - mp.log(mp.sqrt(2 * mp.pi)) + mp.log(1 - 1 / x**2 + 3 / x**4)
+        )
+        assert abs(P.log_ndtr(x, dps=30) - asym) < mp.mpf("1e-12")  # next term 15/x^6 = 1.5e-17
 
 
 def _profile_by_quadrature(eps, sigma, n, dps):
@@ -36,10 +39,12 @@ def _profile_by_quadrature(eps, sigma, n, dps):
     with mp.workdps(dps + 20):
         eps, sigma, n = mp.mpf(eps), mp.mpf(sigma), mp.mpf(n)
         s, delta = sigma / mp.sqrt(n), 1 / n
-        ystar = eps * s ** 2 / delta + delta / 2
-        scale = s ** 2 / max(ystar, s)
-        L = lambda yv: (delta * yv - delta ** 2 / 2) / s ** 2
-        f = lambda u: mp.npdf(ystar + u * scale, delta, s) * (-mp.expm1(eps - L(ystar + u * scale))) * scale
+        ystar = eps * s**2 / delta + delta / 2
+        scale = s**2 / max(ystar, s)
+        L = lambda yv: (delta * yv - delta**2 / 2) / s**2
+        f = lambda u: (
+            mp.npdf(ystar + u * scale, delta, s) * (-mp.expm1(eps - L(ystar + u * scale))) * scale
+        )
         pts = [0] + [mp.mpf(2) ** k for k in range(-4, 8)] + [mp.inf]
         return mp.quad(f, pts)
 
@@ -75,7 +80,7 @@ def test_profile_near_1e_minus_300():
         assert abs(ours - ref) <= abs(ref) * mp.mpf("1e-30")
     quad = _profile_by_quadrature(37.3, 1, 1, 30)
     with mp.workdps(40):
-        assert abs(ours - quad) <= abs(quad) * mp.mpf("1e-8")    # see the tolerance note above
+        assert abs(ours - quad) <= abs(quad) * mp.mpf("1e-8")  # see the tolerance note above
 
 
 def test_evaluate_derivation_matches_log_space():
@@ -89,7 +94,7 @@ def test_evaluate_derivation_matches_log_space():
 def test_evaluate_catastrophic_cancellation():
     x = sp.Symbol("x", positive=True)
     expr = sp.exp(x) - 1 - x
-    v = P.evaluate(expr, {x: sp.Rational(1, 10 ** 20)}, dps=30)
+    v = P.evaluate(expr, {x: sp.Rational(1, 10**20)}, dps=30)
     with mp.workdps(60):
         ref = mp.expm1(mp.mpf(10) ** -20) - mp.mpf(10) ** -20
         assert abs(v - ref) <= abs(ref) * mp.mpf("1e-29")
@@ -97,6 +102,7 @@ def test_evaluate_catastrophic_cancellation():
 
 def test_evaluate_series_result():
     from shufflekit.symbolic import gaussian_local as GL
+
     der = GL.sigma2_in_chi(4)
     v = P.evaluate(der, {GL.x: sp.Rational(1, 10)}, dps=20)
     with mp.workdps(30):
@@ -104,7 +110,7 @@ def test_evaluate_series_result():
         assert abs(v - ref) < mp.mpf("1e-18")
 
 
-@pytest.mark.parametrize("bad", [0, -3, 10 ** 6])
+@pytest.mark.parametrize("bad", [0, -3, 10**6])
 def test_bad_dps(bad):
     with pytest.raises(ValueError, match="dps="):
         P.log_ndtr(0.5, dps=bad)

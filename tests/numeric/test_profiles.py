@@ -1,15 +1,14 @@
 """Every profile function returns the contract's PrivacyProfile of Bounds (the legacy types are gone)."""
+
 import importlib
 
 import pytest
 
 from shufflekit.mechanisms import make
-from shufflekit.numeric.methods import bmg_blanket
-from shufflekit.numeric.methods import gaussian
-from shufflekit.numeric.methods import shuffle_template
 from shufflekit.numeric.accountant import PrivacyProfile
-from shufflekit.numeric.methods.blanket import blanket_profile
 from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.numeric.methods import bmg_blanket, gaussian, shuffle_template
+from shufflekit.numeric.methods.blanket import blanket_profile
 from shufflekit.numeric.methods.lower import lower_profile
 
 
@@ -18,16 +17,27 @@ def test_the_legacy_profile_module_is_gone():
         importlib.import_module("shufflekit.numeric.profile")
 
 
-@pytest.mark.parametrize("build,eps,kind", [
-    (lambda e: blanket_profile(make("krr", k=3, eps0=1), 50, e), [0.1, 0.3], Kind.UPPER),
-    (lambda e: lower_profile(make("krr", k=3, eps0=1), 50, e), [0.1, 0.3], Kind.LOWER),
-    (lambda e: gaussian.central_gaussian_profile(10, 100, e), [0.1, 0.3], Kind.EXACT),
-    # BMG: epsilons where delta is far above the certified error budget (~1e-13)
-    (lambda e: bmg_blanket.bmg_profile(make("bmg", gamma=0.9, sigma0=3), 100, e), [0.003, 0.01],
-     Kind.UPPER),
-    (lambda e: shuffle_template.gaussian_local_asymptotic_profile(make("gaussian-local", sigma0=3), 100,
-                                                            e), [0.1, 0.3], Kind.ASYMPTOTIC),
-])
+@pytest.mark.parametrize(
+    "build,eps,kind",
+    [
+        (lambda e: blanket_profile(make("krr", k=3, eps0=1), 50, e), [0.1, 0.3], Kind.UPPER),
+        (lambda e: lower_profile(make("krr", k=3, eps0=1), 50, e), [0.1, 0.3], Kind.LOWER),
+        (lambda e: gaussian.central_gaussian_profile(10, 100, e), [0.1, 0.3], Kind.EXACT),
+        # BMG: epsilons where delta is far above the certified error budget (~1e-13)
+        (
+            lambda e: bmg_blanket.bmg_profile(make("bmg", gamma=0.9, sigma0=3), 100, e),
+            [0.003, 0.01],
+            Kind.UPPER,
+        ),
+        (
+            lambda e: shuffle_template.gaussian_local_asymptotic_profile(
+                make("gaussian-local", sigma0=3), 100, e
+            ),
+            [0.1, 0.3],
+            Kind.ASYMPTOTIC,
+        ),
+    ],
+)
 def test_profiles_are_bounds_of_one_kind(build, eps, kind):
     prof = build(eps)
     assert isinstance(prof, PrivacyProfile) and prof.kind is kind

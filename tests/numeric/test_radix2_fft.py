@@ -1,27 +1,41 @@
 """The radix-2 FFT, its Arb twiddles, its proven error bounds and the certified convolution."""
+
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import shufflekit.numeric.kernels.radix2_fft as R
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric.methods import bmg_blanket
-from shufflekit.numeric.composition import fixed as composition
 from shufflekit.numeric.bound import Kind
+from shufflekit.numeric.composition import fixed as composition
 from shufflekit.numeric.composition.dominating_pair import PrivacyLossPmf
-from shufflekit.numeric.kernels.radix2_fft import (DIRECT_MAX, MU_TWIDDLE, UNDERFLOW, convolve,
-                                          dft_error_terms, direct_convolve, fft_convolution_error,
-                                          fft_convolve, radix2_dft, twiddles)
+from shufflekit.numeric.kernels.radix2_fft import (
+    DIRECT_MAX,
+    MU_TWIDDLE,
+    UNDERFLOW,
+    convolve,
+    dft_error_terms,
+    direct_convolve,
+    fft_convolution_error,
+    fft_convolve,
+    radix2_dft,
+    twiddles,
+)
+from shufflekit.numeric.methods import bmg_blanket
 from tests.numeric.exact_convolution import exact_conv, l1_distance, masses, pmf_error
 
 
 # ----------------------------------------------------------------- convolution vs exact rationals
 @settings(max_examples=25, deadline=None)
-@given(st.lists(masses, min_size=1, max_size=40), st.lists(masses, min_size=1, max_size=40),
-       st.booleans())
+@given(
+    st.lists(masses, min_size=1, max_size=40),
+    st.lists(masses, min_size=1, max_size=40),
+    st.booleans(),
+)
 def test_convolution_bound_holds_against_exact_rationals(xa, xb, same):
     """The certified l1 budget of one convolution covers the exact (rational) error, for the
     FFT and for the direct sum alike."""
@@ -37,7 +51,7 @@ def test_convolution_bound_holds_against_exact_rationals(xa, xb, same):
 
 
 @settings(max_examples=10, deadline=None)
-@given(la=st.integers(1, DIRECT_MAX), lb=st.integers(1, 300), seed=st.integers(0, 10 ** 6))
+@given(la=st.integers(1, DIRECT_MAX), lb=st.integers(1, 300), seed=st.integers(0, 10**6))
 def test_direct_sum_bound_holds_and_is_the_tighter_one(la, lb, seed):
     """convolve sums a short kernel directly; its bound covers the exact error and is below
     the FFT's bound for the same inputs (no sqrt(L) or log2 N factor)."""
@@ -50,7 +64,7 @@ def test_direct_sum_bound_holds_and_is_the_tighter_one(la, lb, seed):
 
 
 @settings(max_examples=8, deadline=None)
-@given(la=st.integers(49, 130), lb=st.integers(49, 130), seed=st.integers(0, 10 ** 6))
+@given(la=st.integers(49, 130), lb=st.integers(49, 130), seed=st.integers(0, 10**6))
 def test_convolution_bound_holds_for_spread_magnitudes(la, lb, seed):
     """Longer laws with magnitudes spread as in a law's tails (and masses that do not sum
     to 1): the bound still covers the exact error and is within 1e-9 relative of
@@ -85,23 +99,26 @@ def arb_dft_error(x: np.ndarray) -> float:
     ctx.prec = 256
     try:
         exact = acb.dft([acb(float(v)) for v in x])
-        sq = sum(((acb(float(r), float(i)) - e).abs_upper() ** 2
-                  for r, i, e in zip(yr, yi, exact)), arb(0))
-        return float(sq.sqrt().upper()) * (1 + 1e-15)   # 1e-15: the float conversion of the end
+        sq = sum(
+            ((acb(float(r), float(i)) - e).abs_upper() ** 2 for r, i, e in zip(yr, yi, exact)),
+            arb(0),
+        )
+        return float(sq.sqrt().upper()) * (1 + 1e-15)  # 1e-15: the float conversion of the end
     finally:
         ctx.prec = old
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(0, 9).flatmap(
-    lambda t: st.lists(st.floats(-1, 1), min_size=2 ** t, max_size=2 ** t)))
+@given(
+    st.integers(0, 9).flatmap(lambda t: st.lists(st.floats(-1, 1), min_size=2**t, max_size=2**t))
+)
 def test_radix2_dft_error_is_within_the_stage_bound(xs):
     """Step 3 of the module docstring: ||y^ - F x||_2 <= eta_t sqrt(N) ||x||_2 + H_t, with
     F x computed by Arb's DFT at 256 bits (its enclosure error is far below a float ulp)."""
     x = np.asarray(xs, dtype=float)
     t = x.size.bit_length() - 1
     eta, H = dft_error_terms(t)
-    norm = math.sqrt(math.fsum(v * v for v in x)) * (1 + 1e-15)   # fsum: correctly rounded
+    norm = math.sqrt(math.fsum(v * v for v in x)) * (1 + 1e-15)  # fsum: correctly rounded
     assert arb_dft_error(x) <= float(eta) * math.sqrt(x.size) * norm * (1 + 1e-15) + float(H)
 
 
@@ -122,7 +139,7 @@ def test_twiddles_are_within_mu_of_arb(N):
 
     cos, sin = twiddles(N)
     assert cos.size == sin.size == max(N // 2, 1)
-    assert not cos.flags.writeable and not sin.flags.writeable     # shared by the cache
+    assert not cos.flags.writeable and not sin.flags.writeable  # shared by the cache
     worst = 0.0
     old = ctx.prec
     ctx.prec = 200
@@ -193,6 +210,7 @@ def test_both_accountants_use_this_convolution(monkeypatch):
         def wrapped(a, b):
             calls.append((real.__name__, a.size, b.size))
             return real(a, b)
+
         return wrapped
 
     def forbidden(*args, **kwargs):
@@ -205,8 +223,8 @@ def test_both_accountants_use_this_convolution(monkeypatch):
     p = PrivacyLossPmf(1 / 8, 0, np.full(100, 0.01), 0.0, 0.0, Kind.UPPER)
     assert composition.self_compose(p, 5).probs.size == 496
     n_comp = len(calls)
-    assert n_comp == 3                       # 5 = 101b: two squarings and one product
-    assert {c[0] for c in calls} == {"fft_convolve"}     # composition always transforms
+    assert n_comp == 3  # 5 = 101b: two squarings and one product
+    assert {c[0] for c in calls} == {"fft_convolve"}  # composition always transforms
     law = bmg_blanket.AffineLognormal(0.9 - math.exp(0.3), 0.1, 1 / 3, -1 / 18)
     res = bmg_blanket.blanket_delta(law, 0.9, 1000)
     assert len(calls) > n_comp and 0 <= res.delta <= 1
@@ -216,9 +234,10 @@ def test_both_accountants_use_this_convolution(monkeypatch):
 def spec_convolution_error(N, L, a1, a2, b1, b2) -> Fraction:
     """Step 4 of the module docstring, re-derived independently in exact arithmetic
     (square roots bounded above by Fractions with 2^-100 excess)."""
+
     def sqrt_hi(q):
         k = 100 + max(0, -q.numerator.bit_length() + q.denominator.bit_length())
-        return Fraction(math.isqrt(math.ceil(q * 4 ** k)) + 1, 2 ** k)
+        return Fraction(math.isqrt(math.ceil(q * 4**k)) + 1, 2**k)
 
     u, lam = Fraction(2) ** -53, Fraction(UNDERFLOW)
     t = N.bit_length() - 1
@@ -231,17 +250,25 @@ def spec_convolution_error(N, L, a1, a2, b1, b2) -> Fraction:
     H = 8 * lam * rN * t * (r2 * (1 + beta)) ** t * (1 + 2 * beta * t)
     A1, A2, B1, B2 = map(Fraction, (a1, a2, b1, b2))
     Ea, Eb = eta * rN * A2 + H, eta * rN * B2 + H
-    E = (min(Ea * (B1 + Eb) + A1 * Eb, Eb * (A1 + Ea) + B1 * Ea)
-         + r2 * g2 * min((A1 + Ea) * (rN * B2 + Eb), (B1 + Eb) * (rN * A2 + Ea))
-         + 4 * r2 * lam * rN)
+    E = (
+        min(Ea * (B1 + Eb) + A1 * Eb, Eb * (A1 + Ea) + B1 * Ea)
+        + r2 * g2 * min((A1 + Ea) * (rN * B2 + Eb), (B1 + Eb) * (rN * A2 + Ea))
+        + 4 * r2 * lam * rN
+    )
     z2 = rN * min(A1 * B2, B1 * A2) + E
     return sqrt_hi(Fraction(L)) * ((eta * z2 + E) / rN + H / N + r2 * rN * lam)
 
 
-@pytest.mark.parametrize("N,L,a1,a2,b1,b2", [
-    (2, 2, 1.0, 1.0, 1.0, 1.0), (1 << 10, 1000, 1.0, 0.1, 1.0, 0.1),
-    (1 << 15, 30000, 1.0, 0.02, 0.5, 0.3), (1 << 23, 8_000_000, 1.0, 1e-3, 1.0, 1e-3),
-    (1 << 6, 40, 1e-300, 1e-300, 1e-290, 1e-295)])      # tiny laws: the underflow terms dominate
+@pytest.mark.parametrize(
+    "N,L,a1,a2,b1,b2",
+    [
+        (2, 2, 1.0, 1.0, 1.0, 1.0),
+        (1 << 10, 1000, 1.0, 0.1, 1.0, 0.1),
+        (1 << 15, 30000, 1.0, 0.02, 0.5, 0.3),
+        (1 << 23, 8_000_000, 1.0, 1e-3, 1.0, 1e-3),
+        (1 << 6, 40, 1e-300, 1e-300, 1e-290, 1e-295),
+    ],
+)  # tiny laws: the underflow terms dominate
 def test_budget_is_the_documented_formula(N, L, a1, a2, b1, b2):
     """Pins the code to the proof: a mutation of the budget (halving it, dropping a term,
     a smaller mu) moves it by far more than the 1e-12 relative allowed here, which only
@@ -249,12 +276,12 @@ def test_budget_is_the_documented_formula(N, L, a1, a2, b1, b2):
     sides bound the square roots from above, at different precisions (2^-80, 2^-100)."""
     spec = spec_convolution_error(N, L, a1, a2, b1, b2)
     got = Fraction(fft_convolution_error(N, L, a1, a2, b1, b2))
-    assert spec * (1 - Fraction(1, 2 ** 70)) <= got <= spec * (1 + Fraction(1, 10 ** 12))
+    assert spec * (1 - Fraction(1, 2**70)) <= got <= spec * (1 + Fraction(1, 10**12))
 
 
 def test_norm_bounds_are_upper_bounds():
     """sum_up / norm2_up bound the exact (rational) norms from above, subnormals included."""
-    x = np.array([0.3, 1e-310, 2.0 ** -1074, 0.7, 1e-200, 0.0])
+    x = np.array([0.3, 1e-310, 2.0**-1074, 0.7, 1e-200, 0.0])
     exact1 = sum(Fraction(float(v)) for v in x)
     exact2sq = sum(Fraction(float(v)) ** 2 for v in x)
     assert Fraction(R.sum_up(x)) >= exact1
@@ -272,9 +299,9 @@ def test_bad_input():
     with pytest.raises(InvalidParameter):
         convolve(np.array([]), np.array([1.0]))
     with pytest.raises(InvalidParameter):
-        convolve(np.array([2.0 ** 200]), np.array([1.0]))       # would risk overflow
+        convolve(np.array([2.0**200]), np.array([1.0]))  # would risk overflow
     with pytest.raises(InvalidParameter):
-        radix2_dft(np.zeros(6), np.zeros(6))                      # not a power of two
+        radix2_dft(np.zeros(6), np.zeros(6))  # not a power of two
     with pytest.raises(InvalidParameter):
         fft_convolution_error(1 << 10, 2000, 1.0, 1.0, 1.0, 1.0)  # wrap-around
     with pytest.raises(CannotCertify):

@@ -1,4 +1,5 @@
 """Running sweeps: serial and Dask paths agree, the cache is used, failing points are rows."""
+
 import csv
 import json
 import logging
@@ -9,11 +10,16 @@ import pytest
 from shufflekit.sweep import load_spec, parse_spec, run_sweep
 from shufflekit.sweep.output import columns_for
 
-GRID = {"mechanism": "krr", "k": [2, 3], "eps0": 1.0, "n": [50, 200], "method": "blanket",
-        "delta": 1e-6}
+GRID = {
+    "mechanism": "krr",
+    "k": [2, 3],
+    "eps0": 1.0,
+    "n": [50, 200],
+    "method": "blanket",
+    "delta": 1e-6,
+}
 #: a point inside the documented ranges that fails when computed (k-RR is built up to k = 1e5)
-BAD = {"mechanism": "krr", "k": 200_000, "eps0": 1.0, "n": 50, "method": "blanket",
-       "delta": 1e-6}
+BAD = {"mechanism": "krr", "k": 200_000, "eps0": 1.0, "n": 50, "method": "blanket", "delta": 1e-6}
 
 
 def spec(*grids):
@@ -28,8 +34,9 @@ def test_serial_rows_match_direct_accountant_calls(tmp_path):
     from shufflekit.mechanisms import make
     from shufflekit.numeric.accountant import accountant
 
-    summary, rows = run_sweep(spec(GRID), str(tmp_path / "o.csv"), workers=1, use_cache=False,
-                              progress=False)
+    summary, rows = run_sweep(
+        spec(GRID), str(tmp_path / "o.csv"), workers=1, use_cache=False, progress=False
+    )
     assert summary.total == summary.computed == 4 and summary.errors == 0
     for r in rows:
         b = accountant(make("krr", k=r["k"], eps0=1.0), r["n"], method="blanket").get_epsilon(1e-6)
@@ -38,28 +45,38 @@ def test_serial_rows_match_direct_accountant_calls(tmp_path):
 
 def test_cache_hit_path(tmp_path):
     cache = tmp_path / "cache"
-    first, rows1 = run_sweep(spec(GRID), str(tmp_path / "a.csv"), workers=1, cache_dir=cache,
-                             progress=False)
-    second, rows2 = run_sweep(spec(GRID), str(tmp_path / "b.csv"), workers=1, cache_dir=cache,
-                              progress=False)
+    first, rows1 = run_sweep(
+        spec(GRID), str(tmp_path / "a.csv"), workers=1, cache_dir=cache, progress=False
+    )
+    second, rows2 = run_sweep(
+        spec(GRID), str(tmp_path / "b.csv"), workers=1, cache_dir=cache, progress=False
+    )
     assert (first.cached, first.computed) == (0, 4)
     assert (second.cached, second.computed) == (4, 0)
     assert values(rows1) == values(rows2)
     assert all(r["cached"] for r in rows2)
     # a changed point (new n) is the only one recomputed
-    third, _ = run_sweep(spec({**GRID, "n": [50, 201]}), None, workers=1, cache_dir=cache,
-                         progress=False)
+    third, _ = run_sweep(
+        spec({**GRID, "n": [50, 201]}), None, workers=1, cache_dir=cache, progress=False
+    )
     assert (third.cached, third.computed) == (2, 2)
     # --no-cache recomputes everything
-    fourth, _ = run_sweep(spec(GRID), str(tmp_path / "c.csv"), workers=1, cache_dir=cache,
-                          use_cache=False, progress=False)
+    fourth, _ = run_sweep(
+        spec(GRID),
+        str(tmp_path / "c.csv"),
+        workers=1,
+        cache_dir=cache,
+        use_cache=False,
+        progress=False,
+    )
     assert fourth.computed == 4
 
 
 def test_erroring_point_is_a_row_and_is_not_cached(tmp_path):
     cache = tmp_path / "cache"
-    summary, rows = run_sweep(spec(GRID, BAD), str(tmp_path / "o.jsonl"), workers=1,
-                              cache_dir=cache, progress=False)
+    summary, rows = run_sweep(
+        spec(GRID, BAD), str(tmp_path / "o.jsonl"), workers=1, cache_dir=cache, progress=False
+    )
     assert summary.total == 5 and summary.errors == 1
     bad = [r for r in rows if r["status"] == "error"]
     assert len(bad) == 1 and "k=200000" in bad[0]["message"]
@@ -71,8 +88,7 @@ def test_erroring_point_is_a_row_and_is_not_cached(tmp_path):
 
 def test_csv_schema(tmp_path):
     out = tmp_path / "o.csv"
-    run_sweep(spec(GRID, BAD), str(out), workers=1,
-              use_cache=False, progress=False)
+    run_sweep(spec(GRID, BAD), str(out), workers=1, use_cache=False, progress=False)
     with open(out) as fh:
         reader = csv.DictReader(fh)
         rows = list(reader)
@@ -89,8 +105,9 @@ def test_csv_schema(tmp_path):
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="a local cluster has one worker per core")
 def test_local_cluster_with_two_workers_matches_serial(tmp_path):
     _, serial = run_sweep(spec(GRID, BAD), None, workers=1, use_cache=False, progress=False)
-    summary, dask_rows = run_sweep(spec(GRID, BAD), str(tmp_path / "o.json"), workers=2,
-                                   use_cache=False, progress=False)
+    summary, dask_rows = run_sweep(
+        spec(GRID, BAD), str(tmp_path / "o.json"), workers=2, use_cache=False, progress=False
+    )
     assert summary.workers == 2 and summary.errors == 1
     assert 0.0 < summary.startup and 0.0 <= summary.teardown
     assert summary.startup + summary.teardown < summary.seconds
@@ -102,10 +119,17 @@ def test_local_cluster_with_two_workers_matches_serial(tmp_path):
 def test_scheduler_address_path(tmp_path):
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR, host="127.0.0.1") as cluster:
-        summary, rows = run_sweep(spec(GRID), None, scheduler=cluster.scheduler_address,
-                                  use_cache=False, progress=False)
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+        host="127.0.0.1",
+    ) as cluster:
+        summary, rows = run_sweep(
+            spec(GRID), None, scheduler=cluster.scheduler_address, use_cache=False, progress=False
+        )
     assert summary.scheduler.startswith("tcp://127.0.0.1") and summary.computed == 4
     _, serial = run_sweep(spec(GRID), None, workers=1, use_cache=False, progress=False)
     assert values(rows) == values(serial)
@@ -115,10 +139,9 @@ def test_unreachable_scheduler_is_bad_input(monkeypatch):
     import shufflekit.sweep.engine as engine
     from shufflekit.errors import InvalidParameter
 
-    monkeypatch.setattr(engine, "CONNECT_TIMEOUT", "1s")    # the default 10 s, shortened
+    monkeypatch.setattr(engine, "CONNECT_TIMEOUT", "1s")  # the default 10 s, shortened
     with pytest.raises(InvalidParameter, match="scheduler="):
-        run_sweep(spec(GRID), None, scheduler="tcp://127.0.0.1:9", use_cache=False,
-                  progress=False)
+        run_sweep(spec(GRID), None, scheduler="tcp://127.0.0.1:9", use_cache=False, progress=False)
 
 
 def test_example_figure_spec_is_the_notebook_grid():
@@ -132,7 +155,7 @@ def test_example_figure_spec_is_the_notebook_grid():
 
 
 def test_parquet_output(tmp_path):
-    pq = pytest.importorskip("pyarrow.parquet")   # Parquet is the optional extra [parquet]
+    pq = pytest.importorskip("pyarrow.parquet")  # Parquet is the optional extra [parquet]
     out = tmp_path / "o.parquet"
     run_sweep(spec(GRID, BAD), str(out), workers=1, use_cache=False, progress=False)
     table = pq.read_table(out)
@@ -166,7 +189,6 @@ def test_warm_up_fills_the_method_registry():
     WarmUp().setup(worker=None)
     warm_up()
     assert "blanket-fft" in {m.name for m in methods()}
-
 
 
 WORKER_ENVIRONMENT = """
@@ -205,8 +227,14 @@ def test_local_cluster_workers_run_like_the_serial_path(tmp_path):
     script.write_text(WORKER_ENVIRONMENT)
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                         env=env, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert len(seen) == 2
     assert all(trim is None and threads in ([1], []) for trim, threads in seen)

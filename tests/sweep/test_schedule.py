@@ -1,19 +1,36 @@
 """Planning the order of sweep work: cost estimates and batches, most expensive first."""
+
 import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shufflekit.sweep import parse_spec
-from shufflekit.sweep.schedule import (DELTA_QUERY_SHARE, SPLIT_SHARE, batch_cost,
-                                       log_amplification_ratio, plan_batches, point_cost)
+from shufflekit.sweep.schedule import (
+    DELTA_QUERY_SHARE,
+    SPLIT_SHARE,
+    batch_cost,
+    log_amplification_ratio,
+    plan_batches,
+    point_cost,
+)
 from shufflekit.sweep.spec import Task
 from shufflekit.sweep.task import curve_key
 
 #: The benchmark grid (benchmarks/bench_sweep.py): 200 points.
-BENCH = {"grid": [{"mechanism": m, "k": k, "eps0": [1.0, 2.0, 4.0, 8.0],
-                   "n": {"logspace": [3, 7, 5]}, "delta": {"geomspace": [1e-6, 1e-12, 5]},
-                   "method": "blanket-fft"} for m, k in (("krr", 10), ("rappor", 4))]}
+BENCH = {
+    "grid": [
+        {
+            "mechanism": m,
+            "k": k,
+            "eps0": [1.0, 2.0, 4.0, 8.0],
+            "n": {"logspace": [3, 7, 5]},
+            "delta": {"geomspace": [1e-6, 1e-12, 5]},
+            "method": "blanket-fft",
+        }
+        for m, k in (("krr", 10), ("rappor", 4))
+    ]
+}
 
 
 def task(n=10_000, eps0=8.0, delta=1e-6, mechanism="krr", quantity="epsilon", params=None):
@@ -40,10 +57,11 @@ def test_transition_points_cost_more_than_strongly_amplified_ones():
 
 def test_cost_without_eps0_or_for_delta_queries():
     assert point_cost(task(params=(("sigma", 2.0),))) == 1.0
-    assert point_cost(task(params=(("sigma", 2.0),), quantity="delta", delta=0.5)) == \
-        DELTA_QUERY_SHARE
+    assert (
+        point_cost(task(params=(("sigma", 2.0),), quantity="delta", delta=0.5)) == DELTA_QUERY_SHARE
+    )
     # huge eps0 or n must not overflow: the ratio is computed in logs
-    for eps0, n in ((1000.0, 10), (0.0, 10 ** 12), (50.0, 1)):
+    for eps0, n in ((1000.0, 10), (0.0, 10**12), (50.0, 1)):
         c = point_cost(task(n=n, eps0=eps0))
         assert math.isfinite(c) and c >= 1.0
 
@@ -56,8 +74,12 @@ def test_plan_of_the_benchmark_grid_puts_the_expensive_curves_first():
     assert costs == sorted(costs, reverse=True)
     first = {(b[0][1].mechanism, dict(b[0][1].params)["eps0"], b[0][1].n) for b in batches[:16]}
     # the curves that cost 4-29 s on this machine (krr eps0 = 8 at n = 1e4 alone is 29 s of 83)
-    assert {("krr", 8.0, 10_000), ("krr", 4.0, 1000), ("rappor", 4.0, 1000),
-            ("krr", 8.0, 100_000)} <= first
+    assert {
+        ("krr", 8.0, 10_000),
+        ("krr", 4.0, 1000),
+        ("rappor", 4.0, 1000),
+        ("krr", 8.0, 100_000),
+    } <= first
     # ... and every n >= 1e6 curve (0.3-1.6 s) comes after all of them
     late = [i for i, b in enumerate(batches) if b[0][1].n >= 1_000_000]
     assert min(late) >= 16
@@ -70,22 +92,33 @@ def test_cheap_curves_stay_whole_and_one_worker_splits_less():
     todo = indexed(BENCH)
     whole = [b for b in plan_batches(todo, workers=2) if len(b) > 1]
     assert all(len({curve_key(t) for _, t in b}) == 1 for b in whole)
-    assert len(plan_batches(todo, workers=1)) <= len(plan_batches(todo, workers=2)) \
+    assert (
+        len(plan_batches(todo, workers=1))
+        <= len(plan_batches(todo, workers=2))
         <= len(plan_batches(todo, workers=16))
+    )
 
 
 def test_ties_keep_the_spec_order():
-    grid = {"grid": [{"mechanism": "gaussian-local", "sigma0": [1.0, 2.0, 3.0], "n": 100,
-                      "delta": 1e-6}]}          # no eps0: every point has the same estimate
+    grid = {
+        "grid": [
+            {"mechanism": "gaussian-local", "sigma0": [1.0, 2.0, 3.0], "n": 100, "delta": 1e-6}
+        ]
+    }  # no eps0: every point has the same estimate
     batches = plan_batches(indexed(grid), workers=2)
     assert [b[0][0] for b in batches] == [0, 1, 2]
 
 
-curves = st.lists(st.tuples(st.sampled_from(["krr", "rappor"]),
-                            st.sampled_from([0.5, 1.0, 4.0, 8.0, 12.0]),
-                            st.integers(1, 10 ** 8),
-                            st.lists(st.floats(1e-15, 0.5), min_size=1, max_size=4)),
-                  min_size=1, max_size=12)
+curves = st.lists(
+    st.tuples(
+        st.sampled_from(["krr", "rappor"]),
+        st.sampled_from([0.5, 1.0, 4.0, 8.0, 12.0]),
+        st.integers(1, 10**8),
+        st.lists(st.floats(1e-15, 0.5), min_size=1, max_size=4),
+    ),
+    min_size=1,
+    max_size=12,
+)
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,4 +1,5 @@
 """The ``shufflekit sweep`` command: output file, summary line, bad input exits 2."""
+
 import csv
 import json
 
@@ -23,8 +24,20 @@ def test_sweep_writes_csv_and_summary(tmp_path, capsys):
     spec.write_text(SPEC)
     out = tmp_path / "o.csv"
     plot = tmp_path / "p.png"
-    code = main(["sweep", str(spec), "-o", str(out), "--workers", "1",
-                 "--cache-dir", str(tmp_path / "c"), "--plot", str(plot)])
+    code = main(
+        [
+            "sweep",
+            str(spec),
+            "-o",
+            str(out),
+            "--workers",
+            "1",
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "--plot",
+            str(plot),
+        ]
+    )
     assert code == 0
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 2 and {r["k"] for r in rows} == {"2", "3"}
@@ -37,8 +50,21 @@ def test_sweep_writes_csv_and_summary(tmp_path, capsys):
 def test_json_is_standard_and_points_start_with_profiles_shape(tmp_path, capsys):
     spec = tmp_path / "s.toml"
     spec.write_text(SPEC)
-    assert main(["sweep", str(spec), "--workers", "1", "--cache-dir", str(tmp_path / "c"),
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "sweep",
+                str(spec),
+                "--workers",
+                "1",
+                "--cache-dir",
+                str(tmp_path / "c"),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
 
     def refuse(name):
@@ -46,11 +72,28 @@ def test_json_is_standard_and_points_start_with_profiles_shape(tmp_path, capsys)
 
     payload = json.loads(text, parse_constant=refuse)
     assert payload["summary"]["points"] == 2 and len(payload["points"]) == 2
-    assert main(["profile", "krr", "--k", "2", "--eps0", "1", "--n", "100", "--delta", "1e-6",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "profile",
+                "krr",
+                "--k",
+                "2",
+                "--eps0",
+                "1",
+                "--n",
+                "100",
+                "--delta",
+                "1e-6",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     prof = json.loads(capsys.readouterr().out)["points"][0]
     for pt in payload["points"]:
-        assert list(pt)[:len(prof)] == list(prof)
+        assert list(pt)[: len(prof)] == list(prof)
         assert pt["bound"] == "upper" and pt["status"] == "ok"
     assert [pt["k"] for pt in payload["points"]] == [2, 3]
     # the same bound as profile at the same point
@@ -61,24 +104,42 @@ def test_table_format_to_file(tmp_path, capsys):
     spec = tmp_path / "s.toml"
     spec.write_text(SPEC)
     out = tmp_path / "t.txt"
-    assert main(["sweep", str(spec), "--workers", "1", "--cache-dir", str(tmp_path / "c"),
-                 "--format", "table", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "sweep",
+                str(spec),
+                "--workers",
+                "1",
+                "--cache-dir",
+                str(tmp_path / "c"),
+                "--format",
+                "table",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     lines = out.read_text().splitlines()
     assert lines[0].split()[:3] == ["mechanism", "eps0", "k"] and len(lines) == 4
 
 
-@pytest.mark.parametrize("args, name", [
-    (["--workers", "0"], "workers=0"),
-    (["--workers", "1e400"], "workers="),
-    (["-o", "/nonexistent-dir/o.csv"], "output="),
-    (["-o", "o.xlsx"], "output="),
-    (["--format", "xlsx"], "--format"),
-    (["--scheduler", "localhost"], "scheduler="),
-    (["--cache-dir", "/nonexistent-dir/c"], "cache-dir="),
-    (["--plot", "p.xyz"], "plot="),
-    (["--plot", "/nonexistent-dir/p.png"], "plot="),
-    (["--plot-x", "bogus"], "plot-x="),
-])
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        (["--workers", "0"], "workers=0"),
+        (["--workers", "1e400"], "workers="),
+        (["-o", "/nonexistent-dir/o.csv"], "output="),
+        (["-o", "o.xlsx"], "output="),
+        (["--format", "xlsx"], "--format"),
+        (["--scheduler", "localhost"], "scheduler="),
+        (["--cache-dir", "/nonexistent-dir/c"], "cache-dir="),
+        (["--plot", "p.xyz"], "plot="),
+        (["--plot", "/nonexistent-dir/p.png"], "plot="),
+        (["--plot-x", "bogus"], "plot-x="),
+    ],
+)
 def test_bad_input_exits_2(tmp_path, capsys, args, name):
     spec = tmp_path / "s.toml"
     spec.write_text(SPEC)
@@ -123,12 +184,28 @@ def test_ctrl_c_on_two_workers_keeps_finished_rows_and_exits_130(tmp_path):
     out = tmp_path / "o.csv"
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    cache = tmp_path / "cache"             # empty: every point is computed
-    proc = subprocess.Popen([sys.executable, "-m", "shufflekit.cli", "sweep", str(spec), "-o",
-                             str(out), "--workers", "2", "--cache-dir", str(cache)],
-                            cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    cache = tmp_path / "cache"  # empty: every point is computed
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "shufflekit.cli",
+            "sweep",
+            str(spec),
+            "-o",
+            str(out),
+            "--workers",
+            "2",
+            "--cache-dir",
+            str(cache),
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         # wait for the event (two finished points: each is in the cache as soon as it
         # finishes, while the file holds rows back until those before them are done), with a
@@ -151,13 +228,14 @@ def test_ctrl_c_on_two_workers_keeps_finished_rows_and_exits_130(tmp_path):
     assert 2 <= len(rows) < SLOW_POINTS
     assert all(r["status"] == "ok" and r["epsilon"] and r["key"] for r in rows)
     indices = [int(r["index"]) for r in rows]
-    assert indices == sorted(indices)          # spec order, with gaps where points did not finish
+    assert indices == sorted(indices)  # spec order, with gaps where points did not finish
     # the worker processes (and the fork server) end with the command: they are in its
     # session; exited ones may stay a moment as zombies until init reaps them
     deadline, alive = time.monotonic() + 120, ["?"]
     while alive and time.monotonic() < deadline:
-        ps = subprocess.run(["ps", "-o", "stat=,pid=", "-s", str(proc.pid)],
-                            capture_output=True, text=True).stdout.split("\n")
+        ps = subprocess.run(
+            ["ps", "-o", "stat=,pid=", "-s", str(proc.pid)], capture_output=True, text=True
+        ).stdout.split("\n")
         alive = [line for line in ps if line.strip() and not line.strip().startswith("Z")]
         time.sleep(0.2)
     assert alive == []
@@ -185,8 +263,9 @@ def test_failed_points_exit_4_and_say_how_many(tmp_path, capsys, fmt):
     err = capsys.readouterr().err
     assert code == 4
     assert "2 of 2 points failed" in err
-    rows = (list(csv.DictReader(out.open())) if fmt == "csv"
-            else json.loads(out.read_text())["points"])
+    rows = (
+        list(csv.DictReader(out.open())) if fmt == "csv" else json.loads(out.read_text())["points"]
+    )
     assert [r["status"] for r in rows] == ["error", "error"]
 
 
@@ -227,19 +306,32 @@ def test_more_workers_than_cores_is_lowered_with_a_note(tmp_path, capsys, monkey
 
     seen = []
     monkeypatch.setattr(engine.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(engine, "_run_dask",
-                        lambda todo, sink, bar, workers, scheduler: seen.append(workers) or (0, 0))
+    monkeypatch.setattr(
+        engine,
+        "_run_dask",
+        lambda todo, sink, bar, workers, scheduler: seen.append(workers) or (0, 0),
+    )
     spec = tmp_path / "s.toml"
     spec.write_text(SPEC)
-    code = main(["sweep", str(spec), "--workers", "64", "--no-cache", "-o", str(tmp_path / "o.csv")])
+    code = main(
+        ["sweep", str(spec), "--workers", "64", "--no-cache", "-o", str(tmp_path / "o.csv")]
+    )
     assert code == 0 and seen == [2]
-    assert "--workers 64 is more than the 2 core(s) of this machine; using 2" in \
-        capsys.readouterr().err
+    assert (
+        "--workers 64 is more than the 2 core(s) of this machine; using 2"
+        in capsys.readouterr().err
+    )
 
 
-@pytest.mark.parametrize("requested, cores, expected", [
-    (None, 2, (2, None)), (1, 2, (1, None)), (2, 2, (2, None)), (64, 2, (2, "--workers 64")),
-])
+@pytest.mark.parametrize(
+    "requested, cores, expected",
+    [
+        (None, 2, (2, None)),
+        (1, 2, (1, None)),
+        (2, 2, (2, None)),
+        (64, 2, (2, "--workers 64")),
+    ],
+)
 def test_local_workers(requested, cores, expected):
     from shufflekit.sweep.engine import local_workers
 

@@ -1,4 +1,5 @@
 """Fixed-composition constants and series of Shvets 2026, derived by sympy."""
+
 import math
 
 import mpmath
@@ -22,9 +23,15 @@ def at(expr, p):
 
 
 # ------------------------------------------------------------------ Table 3
-@pytest.mark.parametrize("p,i_pi,i_mix,under", [
-    (0.2, "1.566", "1.252", "20.0%"), (0.3, "1.635", "1.217", "25.6%"),
-    (0.5, "1.794", "1.238", "31.0%"), (0.7, "1.988", "1.402", "29.4%")])
+@pytest.mark.parametrize(
+    "p,i_pi,i_mix,under",
+    [
+        (0.2, "1.566", "1.252", "20.0%"),
+        (0.3, "1.635", "1.217", "25.6%"),
+        (0.5, "1.794", "1.238", "31.0%"),
+        (0.7, "1.988", "1.402", "29.4%"),
+    ],
+)
 def test_table3(p, i_pi, i_mix, under):
     I = F.fisher_constant(W0, W1).result
     M = F.mixture_fisher_constant(W0, W1).result
@@ -39,7 +46,9 @@ def test_I_pi_is_an_exact_rational_function():
     assert isinstance(der, Derivation) and der.latex().startswith(r"\paragraph")
     num, den = sp.fraction(sp.cancel(der.result))
     assert sp.Poly(num, F.pi).degree() == 1 and sp.Poly(den, F.pi).degree() == 2
-    assert all(c.is_Rational for c in sp.Poly(num, F.pi).all_coeffs() + sp.Poly(den, F.pi).all_coeffs())
+    assert all(
+        c.is_Rational for c in sp.Poly(num, F.pi).all_coeffs() + sp.Poly(den, F.pi).all_coeffs()
+    )
 
 
 def tangent_basis_I(w0, w1, p):
@@ -56,9 +65,12 @@ def test_bordered_solve_matches_tangent_basis():
     I = F.fisher_constant(W0, W1).result
     for p in (0.0, 0.25, 0.6, 1.0):
         # two float evaluations of the same exact value: agreement to ~1e-12
-        assert at(I, p) == pytest.approx(tangent_basis_I([0.7, 0.2, 0.1], [0.15, 0.55, 0.3], p), rel=1e-12)
-        assert channel_constants(np.array([0.7, 0.2, 0.1]), np.array([0.15, 0.55, 0.3]), p)["I_pi"] == \
-            pytest.approx(at(I, p), rel=1e-12)
+        assert at(I, p) == pytest.approx(
+            tangent_basis_I([0.7, 0.2, 0.1], [0.15, 0.55, 0.3], p), rel=1e-12
+        )
+        assert channel_constants(np.array([0.7, 0.2, 0.1]), np.array([0.15, 0.55, 0.3]), p)[
+            "I_pi"
+        ] == pytest.approx(at(I, p), rel=1e-12)
 
 
 def test_covariance_identity_and_relation():
@@ -69,8 +81,9 @@ def test_covariance_identity_and_relation():
     assert sp.simplify(mix.extras["relation"] - F.pi * (1 - F.pi)) == 0
     assert sp.cancel(mix.result - mix.extras["sum_form"]) == 0
     cov = F.covariances(W0, W1)
-    assert (cov.extras["gap"] - F.pi * (1 - F.pi) * cov.extras["v"] * cov.extras["v"].T).applyfunc(sp.expand) \
-        == sp.zeros(3, 3)
+    assert (cov.extras["gap"] - F.pi * (1 - F.pi) * cov.extras["v"] * cov.extras["v"].T).applyfunc(
+        sp.expand
+    ) == sp.zeros(3, 3)
 
 
 def test_endpoints_are_chi_square():
@@ -121,29 +134,43 @@ def test_symbolic_convexity_for_random_rational_channels(xs):
 def test_jsd_function_and_series():
     assert list(F.jsd_function().extras["gap_to_closed_form"]) == [0, 0, 0]
     c = F.jsd_series(7).extras["coefficients"]
-    assert [c[j] for j in range(2, 6)] == [sp.Rational(1, 8), sp.Rational(-1, 16), sp.Rational(7, 192),
-                                          sp.Rational(-3, 128)]
+    assert [c[j] for j in range(2, 6)] == [
+        sp.Rational(1, 8),
+        sp.Rational(-1, 16),
+        sp.Rational(7, 192),
+        sp.Rational(-3, 128),
+    ]
     # numeric: D(1+u) at u = 0.01 against the series to O(u^7)
     D = F.jsd_function().extras["D_u"]
     ser = F.jsd_series(7).result.removeO()
-    assert float(D.subs(F.u, sp.Rational(1, 100))) == pytest.approx(float(ser.subs(F.u, sp.Rational(1, 100))),
-                                                                   rel=1e-9)
+    assert float(D.subs(F.u, sp.Rational(1, 100))) == pytest.approx(
+        float(ser.subs(F.u, sp.Rational(1, 100))), rel=1e-9
+    )
 
 
 def test_moments_and_canonical_expansion():
     m = F.canonical_moments(6).extras["moments"]
     n, c2, m3, m4, m5 = F.n, F.chi2, F.mu3, F.mu4, F.mu5
-    assert sp.simplify(m[4] - (n * m4 + 3 * n * (n - 1) * c2 ** 2) / n ** 4) == 0
-    assert sp.simplify(m[5] - (n * m5 + 10 * n * (n - 1) * m3 * c2) / n ** 5) == 0
+    assert sp.simplify(m[4] - (n * m4 + 3 * n * (n - 1) * c2**2) / n**4) == 0
+    assert sp.simplify(m[5] - (n * m5 + 10 * n * (n - 1) * m3 * c2) / n**5) == 0
     # brute force: a centred two-point variable, n = 3, exact expectation
     vals, probs = [sp.Rational(2), sp.Rational(-1, 2)], [sp.Rational(1, 5), sp.Rational(4, 5)]
     import itertools
-    e4 = sum(probs[i] * probs[j] * probs[k] * ((vals[i] + vals[j] + vals[k]) / 3) ** 4
-             for i, j, k in itertools.product(range(2), repeat=3))
-    subs = {n: 3, c2: sum(p * v ** 2 for p, v in zip(probs, vals)), m4: sum(p * v ** 4 for p, v in zip(probs, vals))}
+
+    e4 = sum(
+        probs[i] * probs[j] * probs[k] * ((vals[i] + vals[j] + vals[k]) / 3) ** 4
+        for i, j, k in itertools.product(range(2), repeat=3)
+    )
+    subs = {
+        n: 3,
+        c2: sum(p * v**2 for p, v in zip(probs, vals)),
+        m4: sum(p * v**4 for p, v in zip(probs, vals)),
+    }
     assert m[4].subs(subs) == e4
     exp = F.canonical_jsd_expansion()
-    assert sp.simplify(exp.result - (c2 / (8 * n) - m3 / (16 * n ** 2) + 7 * c2 ** 2 / (64 * n ** 2))) == 0
+    assert (
+        sp.simplify(exp.result - (c2 / (8 * n) - m3 / (16 * n**2) + 7 * c2**2 / (64 * n**2))) == 0
+    )
 
 
 def test_f_divergence_leading_constant():
@@ -151,7 +178,9 @@ def test_f_divergence_leading_constant():
     I = sp.Symbol("I", positive=True)
     x = sp.Symbol("x", positive=True)
     # KL(Q||P): f = x log x, f''(1) = 1
-    kl = res.replace(lambda e: isinstance(e, sp.Subs), lambda e: sp.diff(x * sp.log(x), x, 2).subs(x, 1))
+    kl = res.replace(
+        lambda e: isinstance(e, sp.Subs), lambda e: sp.diff(x * sp.log(x), x, 2).subs(x, 1)
+    )
     assert sp.simplify(kl - I / (2 * F.n)) == 0
 
 
@@ -174,7 +203,10 @@ def test_binary_formula_identification():
     printed = sp.Rational(9, 100) / (sp.Rational(21, 100) + sp.Rational(3, 100) * F.pi)
     sols = F.identify_binary_channel(printed)
     pairs = {(s["p0"], s["p1"]) for s in sols}
-    assert pairs == {(sp.Rational(3, 10), sp.Rational(3, 5)), (sp.Rational(7, 10), sp.Rational(2, 5))}
+    assert pairs == {
+        (sp.Rational(3, 10), sp.Rational(3, 5)),
+        (sp.Rational(7, 10), sp.Rational(2, 5)),
+    }
     assert all(s["residual"] == 0 and not s["composition_independent"] for s in sols)
 
 
@@ -182,18 +214,24 @@ def test_rr_boundary():
     der = F.randomized_response_boundary()
     b = F.b
     assert sp.simplify(der.result - (b - 1) ** 2 / b) == 0
-    assert sp.simplify(der.extras["r"][0] - (b - 1)) == 0 and sp.simplify(der.extras["r"][1] - (1 / b - 1)) == 0
+    assert (
+        sp.simplify(der.extras["r"][0] - (b - 1)) == 0
+        and sp.simplify(der.extras["r"][1] - (1 / b - 1)) == 0
+    )
     assert der.extras["lyapunov_limit"] == 1
     # numeric: eps0 = 1
     assert float(der.result.subs(b, sp.E)) == pytest.approx((math.e - 1) ** 2 / math.e, rel=1e-14)
 
 
-@pytest.mark.parametrize("w0,w1,fragment", [
-    (["1/2", "1/2"], ["1/3", "1/3", "1/3"], "w0 has 2"),
-    (["1/2", "1/3"], ["1/2", "1/2"], "sums to"),
-    (["3/2", "-1/2"], ["1/2", "1/2"], "entries must lie"),
-    (["1"], ["1"], "at least 2"),
-])
+@pytest.mark.parametrize(
+    "w0,w1,fragment",
+    [
+        (["1/2", "1/2"], ["1/3", "1/3", "1/3"], "w0 has 2"),
+        (["1/2", "1/3"], ["1/2", "1/2"], "sums to"),
+        (["3/2", "-1/2"], ["1/2", "1/2"], "entries must lie"),
+        (["1"], ["1"], "at least 2"),
+    ],
+)
 def test_bad_channel(w0, w1, fragment):
     with pytest.raises(ValueError, match=fragment):
         F.fisher_constant(w0, w1)
@@ -204,4 +242,8 @@ def test_derivations_render_latex():
     assert len({d.id for d in ders}) == len(ders)
     for d in ders:
         text = d.latex()
-        assert r"\begin{align*}" in text and r"\end{align*}" in text and d.source.startswith("Shvets 2026")
+        assert (
+            r"\begin{align*}" in text
+            and r"\end{align*}" in text
+            and d.source.startswith("Shvets 2026")
+        )

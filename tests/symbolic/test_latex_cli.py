@@ -1,4 +1,5 @@
 """LaTeX output (compiled with a real pdflatex) and the ``latex`` / ``series`` commands."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,16 @@ from shufflekit.cli import main
 from shufflekit.symbolic.latex_document import document
 from shufflekit.symbolic.results import RESULTS, SERIES_IDS, get
 
-REQUIRED_SERIES = ("central-gaussian.asymptotics", "bmg.chi-lo", "bmg.err-expansion", "bmg.optimal-expansion",
-                   "gaussian-local.variance", "gaussian-local.sigma2-in-chi", "rr.err-in-chi", "privunit.constant")
+REQUIRED_SERIES = (
+    "central-gaussian.asymptotics",
+    "bmg.chi-lo",
+    "bmg.err-expansion",
+    "bmg.optimal-expansion",
+    "gaussian-local.variance",
+    "gaussian-local.sigma2-in-chi",
+    "rr.err-in-chi",
+    "privunit.constant",
+)
 
 
 def test_required_series_ids_present():
@@ -61,17 +70,24 @@ def test_derivation_latex_has_align():
     assert r"\begin{align*}" in text and r"\end{align*}" in text
 
 
-@pytest.mark.parametrize("plain,expected", [
-    ("0 < gamma < 1", r"$0 < \gamma < 1$"),
-    ("chi_lo = chi -> oo", r"$\chi_{\mathrm{lo}} = \chi \to \infty$"),
-    ("E||x-hat - x||^2 at ||x|| = r", r"at $\| x \| = r$"),
-    ("p = e^eps0/(e^eps0 + 1) in (1/2, 1)", r"e^{\varepsilon_0}"),
-    ("a = eps sigma sqrt(n) -> oo with eps fixed", r"\sqrt{n}"),
-    ("e a unit vector", "$e$ a unit vector"),
-    ("HCR bound for BMG through the reference x = 0", "HCR bound for BMG through the reference $x = 0$"),
-])
+@pytest.mark.parametrize(
+    "plain,expected",
+    [
+        ("0 < gamma < 1", r"$0 < \gamma < 1$"),
+        ("chi_lo = chi -> oo", r"$\chi_{\mathrm{lo}} = \chi \to \infty$"),
+        ("E||x-hat - x||^2 at ||x|| = r", r"at $\| x \| = r$"),
+        ("p = e^eps0/(e^eps0 + 1) in (1/2, 1)", r"e^{\varepsilon_0}"),
+        ("a = eps sigma sqrt(n) -> oo with eps fixed", r"\sqrt{n}"),
+        ("e a unit vector", "$e$ a unit vector"),
+        (
+            "HCR bound for BMG through the reference x = 0",
+            "HCR bound for BMG through the reference $x = 0$",
+        ),
+    ],
+)
 def test_text_to_latex(plain, expected):
     from shufflekit.symbolic.latex_text import text_to_latex
+
     assert expected in text_to_latex(plain)
 
 
@@ -102,9 +118,10 @@ def test_document_typesets_eps0(all_document):
 
 def test_long_sums_are_broken(all_document):
     from shufflekit.symbolic.derivation import LINE_CHARS, split_terms, visible_width
+
     for line in all_document.splitlines():
         if line.startswith(r"&\fiteq{"):
-            body = line[len(r"&\fiteq{"):].rstrip(" \\")[:-1]
+            body = line[len(r"&\fiteq{") :].rstrip(" \\")[:-1]
             # a line is over the target only when it is a single term that cannot be cut
             assert visible_width(body) <= LINE_CHARS or len(split_terms(body)) <= 2, line
 
@@ -115,8 +132,13 @@ def test_document_compiles_without_overfull_boxes(tmp_path):
         pytest.skip("pdflatex is not installed (install texlive-latex-base to run this test)")
     tex = tmp_path / "paper.tex"
     assert main(["latex", "--all", "--document", "-o", str(tex)]) == 0
-    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert (tmp_path / "paper.pdf").stat().st_size > 1000
     log = (tmp_path / "paper.log").read_text(encoding="latin-1")

@@ -1,4 +1,5 @@
 """Bundled versus unbundled multi-message shuffling (Shvets 2026, Sec. 9; the Shvets summary, Sec. 3.3)."""
+
 import itertools
 
 import pytest
@@ -35,8 +36,11 @@ def test_overlap_weights_are_the_hypergeometric_law(m):
     weights = MM.overlap_weights(m).result
     N = MM.n * m
     for j in range(m + 1):
-        expected = (sp.binomial(m, j) * sp.expand_func(sp.binomial(N - m, m - j))
-                    / sp.expand_func(sp.binomial(N, m)))
+        expected = (
+            sp.binomial(m, j)
+            * sp.expand_func(sp.binomial(N - m, m - j))
+            / sp.expand_func(sp.binomial(N, m))
+        )
         assert sp.simplify(weights[j] - expected) == 0
     assert sp.simplify(sum(weights) - 1) == 0
 
@@ -59,7 +63,9 @@ def test_bundled_minus_unbundled_positive():
     for m in (2, 3, 4):
         d = MM.bundled_minus_unbundled(m)
         assert d.extras["positive"]
-        assert sp.expand(d.result - sum(sp.binomial(m, j) * MM.chi2 ** j for j in range(2, m + 1))) == 0
+        assert (
+            sp.expand(d.result - sum(sp.binomial(m, j) * MM.chi2**j for j in range(2, m + 1))) == 0
+        )
 
 
 def test_exact_unbundled_ratio_against_enumeration():
@@ -67,8 +73,9 @@ def test_exact_unbundled_ratio_against_enumeration():
         for hist in itertools.product(range(n * m + 1), repeat=3):
             if sum(hist) != n * m:
                 continue
-            assert MM.unbundled_likelihood_ratio(W0, W1, n, m, hist) == \
-                MM.brute_force_likelihood_ratio(W0, W1, n, m, hist)
+            assert MM.unbundled_likelihood_ratio(
+                W0, W1, n, m, hist
+            ) == MM.brute_force_likelihood_ratio(W0, W1, n, m, hist)
 
 
 def test_numeric_ratio_matches_exact_formula():

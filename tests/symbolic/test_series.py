@@ -1,11 +1,13 @@
 """The series engine: arithmetic, inversion, power, composition, reversion, printing."""
+
 from __future__ import annotations
 
 import time
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.symbolic.series import Series, series_eval
 
@@ -30,21 +32,21 @@ def test_from_expr_fractional_exponents():
 
 
 def test_inverse_times_self_is_one():
-    s = Series.from_expr(1 + x + x ** 2 / 3 + sp.exp(x) - 1, x, 8)
+    s = Series.from_expr(1 + x + x**2 / 3 + sp.exp(x) - 1, x, 8)
     one = s * s.inverse()
     assert one.terms == ((0, 1),)
     assert one.order == 8
 
 
 def test_power_half_squared():
-    s = Series.from_expr(1 + x + x ** 3, x, 7)
+    s = Series.from_expr(1 + x + x**3, x, 7)
     r = s.power(sp.Rational(1, 2))
     sq = r * r
-    assert sp.expand(sq.expr() - (1 + x + x ** 3)) == 0
+    assert sp.expand(sq.expr() - (1 + x + x**3)) == 0
 
 
 def test_revert_then_compose_is_identity():
-    s = Series.from_expr(sp.tan(x) + x ** 2, x, 10)
+    s = Series.from_expr(sp.tan(x) + x**2, x, 10)
     r = s.revert(var=y)
     ident = s.compose(r)
     assert ident.terms == ((1, 1),)
@@ -53,7 +55,7 @@ def test_revert_then_compose_is_identity():
 
 def test_revert_fractional_leading_power():
     # y = x^(3/2) (1 + x^(1/2)) -> x = y^(2/3) - 2/3 y + ...
-    s = Series.from_expr(x ** sp.Rational(3, 2) + x ** 2, x, 4)
+    s = Series.from_expr(x ** sp.Rational(3, 2) + x**2, x, 4)
     r = s.revert(var=y)
     back = s.compose(r)
     assert back.terms == ((1, 1),)
@@ -80,7 +82,7 @@ def test_revert_needs_order_and_positive_leading():
 
 
 def test_revert_ten_terms_is_fast():
-    s = Series.from_expr(sp.log(1 + x) + x ** 3, x, 11)
+    s = Series.from_expr(sp.log(1 + x) + x**3, x, 11)
     start = time.perf_counter()
     r = s.revert(var=y)
     elapsed = time.perf_counter() - start
@@ -97,16 +99,21 @@ def test_latex_sorted_by_magnitude_at_infinity():
 
 
 def test_as_dict_format():
-    s = Series.make({sp.Rational(2, 3): sp.Rational(3, 2), 0: 1}, x, sp.Rational(4, 3), at_infinity=chi)
+    s = Series.make(
+        {sp.Rational(2, 3): sp.Rational(3, 2), 0: 1}, x, sp.Rational(4, 3), at_infinity=chi
+    )
     d = s.as_dict()
     assert d["variable"] == "chi"
-    assert d["terms"] == [{"exponent": "0", "coefficient": "1"}, {"exponent": "-2/3", "coefficient": "3/2"}]
+    assert d["terms"] == [
+        {"exponent": "0", "coefficient": "1"},
+        {"exponent": "-2/3", "coefficient": "3/2"},
+    ]
     assert d["order"] == "-4/3"
 
 
 def test_series_eval_agrees_with_sympy_with_parameters():
     d = sp.Symbol("d", positive=True)
-    expr = x / (d * sp.log(1 + x - x ** 2)) + x ** 2 / (d + x)
+    expr = x / (d * sp.log(1 + x - x**2)) + x**2 / (d + x)
     s = series_eval(expr, x, 5)
     ref = sp.series(expr, x, 0, 5).removeO()
     assert sp.simplify(s.expr() - ref) == 0

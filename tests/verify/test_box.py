@@ -1,11 +1,13 @@
 """The box check kind proves true inequalities, refutes false ones with a certified point,
 and says "undecided" when its budget runs out; the claims proved on boxes can fail."""
+
 from fractions import Fraction
 
 import pytest
 import sympy as sp
 from flint import arb
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.verify import box as B
@@ -15,7 +17,9 @@ x, y = sp.symbols("x y", positive=True)
 
 
 def test_proves_a_true_inequality_and_counts_boxes():
-    res = B.prove_expr_nonnegative(x ** 2 - x + sp.Rational(1, 4) + sp.Rational(1, 100), {x: (0, 3)}, strict=True)
+    res = B.prove_expr_nonnegative(
+        x**2 - x + sp.Rational(1, 4) + sp.Rational(1, 100), {x: (0, 3)}, strict=True
+    )
     assert res.status == "proved"
     assert res.proved_boxes >= 1 and res.boxes >= res.proved_boxes
     # the certified lower end is a lower bound of the true minimum 1/100
@@ -23,11 +27,13 @@ def test_proves_a_true_inequality_and_counts_boxes():
 
 
 def test_refutes_with_a_certified_counterexample():
-    res = B.prove_expr_nonnegative(x ** 2 - x + sp.Rational(1, 4) - sp.Rational(1, 10 ** 6), {x: (0, 3)})
+    res = B.prove_expr_nonnegative(
+        x**2 - x + sp.Rational(1, 4) - sp.Rational(1, 10**6), {x: (0, 3)}
+    )
     assert res.status == "counterexample"
     point = res.counterexample["x"]
-    value = point ** 2 - point + Fraction(1, 4) - Fraction(1, 10 ** 6)
-    assert value < 0                      # exact rational arithmetic agrees with the ball
+    value = point**2 - point + Fraction(1, 4) - Fraction(1, 10**6)
+    assert value < 0  # exact rational arithmetic agrees with the ball
 
 
 def test_budget_exhaustion_is_undecided_not_confirmed():
@@ -41,7 +47,10 @@ def test_budget_exhaustion_is_undecided_not_confirmed():
 def test_two_dimensional_box_and_mean_value_form():
     # x y - x - y + 1 = (x - 1)(y - 1) >= 0 on [0, 1]^2 ... and < 0 across x = 1
     f = (x - 1) * (y - 1) + sp.Rational(1, 1000)
-    assert B.prove_expr_nonnegative(f, {x: (0, "0.9"), y: (0, "0.9")}, centered=True).status == "proved"
+    assert (
+        B.prove_expr_nonnegative(f, {x: (0, "0.9"), y: (0, "0.9")}, centered=True).status
+        == "proved"
+    )
     assert B.prove_expr_nonnegative(f, {x: (0, 2), y: (0, "0.5")}).status == "counterexample"
 
 
@@ -60,9 +69,15 @@ def test_ball_of_interval_encloses_both_ends():
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
-@given(st.fractions(min_value=-5, max_value=5), st.fractions(min_value=Fraction(1, 100), max_value=3))
+@given(
+    st.fractions(min_value=-5, max_value=5), st.fractions(min_value=Fraction(1, 100), max_value=3)
+)
 def test_compiled_expression_encloses_the_exact_value(c, w):
-    expr = sp.exp(x) * sp.erfc(x) - sp.sqrt(x + 1) / (x ** 2 + 1) + sp.Rational(3, 7) * x ** sp.Rational(2, 3)
+    expr = (
+        sp.exp(x) * sp.erfc(x)
+        - sp.sqrt(x + 1) / (x**2 + 1)
+        + sp.Rational(3, 7) * x ** sp.Rational(2, 3)
+    )
     f = B.arb_function(expr, [x])
     lo, hi = abs(c) + Fraction(1, 10), abs(c) + Fraction(1, 10) + w
     ball = f(B.ball_of_interval(lo, hi))
@@ -77,10 +92,12 @@ def test_extremum_encloses_the_true_minimum():
     ext = B.enclose_extremum(f, {"x": (0, 1)}, kind="min", tol=1e-10)
     assert ext.converged
     assert bool(ext.lo.lower() <= 2) and bool(ext.hi.upper() >= 2)
-    assert float(ext.hi.upper() - ext.lo.lower()) < 1e-8      # the requested tolerance, plus rounding
+    assert float(ext.hi.upper() - ext.lo.lower()) < 1e-8  # the requested tolerance, plus rounding
     mx = B.enclose_extremum(f, {"x": (0, 1)}, kind="max", tol=1e-10)
-    truth = Fraction(4, 9) + 2                                 # attained at x = 1
-    assert bool(mx.lo.lower() <= B.ball_of_rational(truth)) and bool(mx.hi.upper() >= B.ball_of_rational(truth))
+    truth = Fraction(4, 9) + 2  # attained at x = 1
+    assert bool(mx.lo.lower() <= B.ball_of_rational(truth)) and bool(
+        mx.hi.upper() >= B.ball_of_rational(truth)
+    )
 
 
 def test_enclosure_rounding():
@@ -92,7 +109,7 @@ def test_enclosure_rounding():
 
 def test_taylor_form_beats_cancellation():
     # sqrt(x^2 + 1) - x ~ 1/(2x): heavy cancellation at large x
-    expr = sp.sqrt(x ** 2 + 1) - x - 1 / (2 * x) + 1 / (8 * x ** 3) - 1 / (16 * x ** 5)
+    expr = sp.sqrt(x**2 + 1) - x - 1 / (2 * x) + 1 / (8 * x**3) - 1 / (16 * x**5)
     f = B.arb_function(expr, [x])
     b = B.Box.of({"x": (100, 101)})
     naive = B.enclose(f, b)
@@ -129,6 +146,7 @@ def test_box_claims_confirm(claim_id):
 
 def test_printed_range_end_mutated_is_refuted():
     from shufflekit.verify.catalog import proved_on_boxes as P
+
     ctx = CheckContext(quick=True)
     ext = P.extremum(P.fisher_expr(), "min", ctx)
     assert P.rounds(ext, "1.47", "min").verdict == "confirmed"
@@ -136,15 +154,19 @@ def test_printed_range_end_mutated_is_refuted():
     assert P.rounds(ext, "1.46", "min").verdict == "refuted"
 
 
-@pytest.mark.parametrize("key,claim_id,wrong", [
-    ("I_min", "001.sec8.3.I-range.box", "1.48"),
-    ("I_max", "001.sec8.3.I-range.box", "2.29"),
-    ("I_factor", "001.sec8.3.I-factor.box", "1.57"),
-    ("under_min", "001.sec8.3.underestimate-range.box", "6.6%"),
-    ("under_max", "001.sec8.3.underestimate-range.box", "31.2%"),
-])
+@pytest.mark.parametrize(
+    "key,claim_id,wrong",
+    [
+        ("I_min", "001.sec8.3.I-range.box", "1.48"),
+        ("I_max", "001.sec8.3.I-range.box", "2.29"),
+        ("I_factor", "001.sec8.3.I-factor.box", "1.57"),
+        ("under_min", "001.sec8.3.underestimate-range.box", "6.6%"),
+        ("under_max", "001.sec8.3.underestimate-range.box", "31.2%"),
+    ],
+)
 def test_mutated_printed_value_flips_the_registered_claim(monkeypatch, key, claim_id, wrong):
     from shufflekit.verify.catalog import proved_on_boxes as P
+
     monkeypatch.setitem(P.PRINTED, key, wrong)
     assert REGISTRY.get(claim_id).run(CheckContext(quick=True)).outcome.verdict == "refuted"
 
@@ -153,15 +175,22 @@ def test_wrong_truncation_coefficient_is_refuted_on_the_box():
     # the Gaussian-local series chi^2 = sigma0^2 - 9/2 + 145/12 sigma0^-2 - ...: with 9/2 -> 4
     # the claimed lower bound S_2 exceeds chi^2 on the whole range, a certified counterexample
     from shufflekit.symbolic import gaussian_local as GL
+
     V = sp.factor(GL.variance().result)
     s = GL.sigma0
-    out = B.check_expr_on_box(1 / V - (s ** 2 - 4), {s: (1, 20)}, strict=True, centered=True, budget=2000)
+    out = B.check_expr_on_box(
+        1 / V - (s**2 - 4), {s: (1, 20)}, strict=True, centered=True, budget=2000
+    )
     assert out.verdict == "refuted" and "counterexample" in out.values
 
 
 # ------------------------------------------------------------------ mutation of the box claims
-REFINEMENTS = {"000.prop4.2.inverse-truncation.box", "000.eqA.1.mills-truncation.box",
-               "000.prop3.6.rr-truncation.box", "000.appA.6.u-small.box"}
+REFINEMENTS = {
+    "000.prop4.2.inverse-truncation.box",
+    "000.eqA.1.mills-truncation.box",
+    "000.prop3.6.rr-truncation.box",
+    "000.appA.6.u-small.box",
+}
 
 
 def test_our_sharpenings_are_marked_as_refinements():
@@ -174,6 +203,7 @@ def test_our_sharpenings_are_marked_as_refinements():
 @pytest.mark.parametrize("claim_id", ["000.def2.4.chi-order-rr.box", "001.prop3.4.convex.box"])
 def test_the_opposite_inequality_is_refuted_with_a_certified_point(claim_id):
     from shufflekit.verify.mutation import mutate_claim
+
     rec = mutate_claim(REGISTRY.get(claim_id), CheckContext(quick=True))
     assert rec.status == "killed" and rec.baseline == "confirmed"
     flipped = [m for m in rec.mutants if m.site.name.startswith("direction")]
@@ -186,6 +216,7 @@ def test_every_corruption_of_a_box_claim_changes_its_verdict(claim_id):
     """Each declared value (printed decimal, bound, direction) corrupted -> refuted; the one
     explained survivor is the slack bound 1/2 of u (its maximum is 1/4)."""
     from shufflekit.verify.mutation import mutate_claim
+
     rec = mutate_claim(REGISTRY.get(claim_id), CheckContext(quick=True))
     assert rec.baseline == "confirmed" and rec.sites >= 1
     survivors = [m.site.name for m in rec.mutants if not m.killed]

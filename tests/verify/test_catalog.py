@@ -3,6 +3,7 @@
 A verdict that differs from its recorded expectation is a regression and fails here
 (the same check ``shufflekit verify`` reports with exit status 1).
 """
+
 import pytest
 
 from shufflekit.verify.claims import CheckContext, load_catalog

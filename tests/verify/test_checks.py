@@ -1,4 +1,5 @@
 """The shared check kinds can say both yes and no."""
+
 import math
 
 import sympy as sp
@@ -8,21 +9,21 @@ from shufflekit.verify import checks
 
 def test_exact_identity_both_ways():
     x = sp.Symbol("x")
-    assert checks.exact_identity((x + 1) ** 2, x ** 2 + 2 * x + 1).verdict == "confirmed"
+    assert checks.exact_identity((x + 1) ** 2, x**2 + 2 * x + 1).verdict == "confirmed"
     assert checks.exact_identity(sp.Rational(651, 8), sp.Rational(650, 8)).verdict == "refuted"
 
 
 def test_printed_digits():
     assert checks.printed_digits(1.5664, "1.566").verdict == "confirmed"
-    assert checks.printed_digits(1.5672, "1.566").verdict == "imprecise"   # one unit off
+    assert checks.printed_digits(1.5672, "1.566").verdict == "imprecise"  # one unit off
     assert checks.printed_digits(1.60, "1.566").verdict == "refuted"
     assert checks.printed_digits(8.957e-3, "8.96e-3").verdict == "confirmed"
     assert checks.printed_digits(0.2004, "20.0%").verdict == "confirmed"
 
 
 def test_remainder_order_detects_wrong_rate():
-    grid = [10.0 * 2 ** i for i in range(6)]
-    ok = checks.remainder_order(lambda x: 3 / x ** 2, grid, -2.0)
+    grid = [10.0 * 2**i for i in range(6)]
+    ok = checks.remainder_order(lambda x: 3 / x**2, grid, -2.0)
     assert ok.verdict == "confirmed" and math.isclose(ok.values["slope"], -2.0, abs_tol=1e-9)
     slow = checks.remainder_order(lambda x: 3 / x, grid, -2.0)
     assert slow.verdict == "refuted"

@@ -1,4 +1,5 @@
 """Mutation testing: corrupting what a claim compares against must change its verdict."""
+
 import json
 
 import pytest
@@ -6,24 +7,48 @@ import sympy as sp
 
 from shufflekit.cli import main
 from shufflekit.verify import checks
-from shufflekit.verify.claims import CheckContext, Registry, claim, confirmed, imprecise, load_catalog
-from shufflekit.verify.mutation import (corrupt, kill_rates, mutate_claim, mutate_claims, mutation_run,
-                                        printed)
+from shufflekit.verify.claims import (
+    CheckContext,
+    Registry,
+    claim,
+    confirmed,
+    imprecise,
+    load_catalog,
+)
+from shufflekit.verify.mutation import (
+    corrupt,
+    kill_rates,
+    mutate_claim,
+    mutate_claims,
+    mutation_run,
+    printed,
+)
 
 
-@pytest.mark.parametrize("cell, bad", [("1.566", "1.569"), ("20.0%", "20.3%"), ("8.96e-3", "8.99e-3"),
-                                       ("-23%", "-26%"), ("0.105", "0.108")])
+@pytest.mark.parametrize(
+    "cell, bad",
+    [
+        ("1.566", "1.569"),
+        ("20.0%", "20.3%"),
+        ("8.96e-3", "8.99e-3"),
+        ("-23%", "-26%"),
+        ("0.105", "0.108"),
+    ],
+)
 def test_a_printed_cell_moves_by_three_units_in_its_last_digit(cell, bad):
     assert corrupt(cell) == bad
     # three units is beyond the one-unit rounding slack of printed_digits
-    assert checks.printed_digits(float(cell.rstrip("%")) / (100 if "%" in cell else 1), bad).verdict == "refuted"
+    assert (
+        checks.printed_digits(float(cell.rstrip("%")) / (100 if "%" in cell else 1), bad).verdict
+        == "refuted"
+    )
 
 
 def test_exact_values_and_expressions_are_scaled():
     x = sp.Symbol("x")
     assert corrupt(sp.Rational(3, 2)) == sp.Rational(33, 20)
     assert corrupt(0) == sp.Rational(1, 10)
-    assert sp.simplify(corrupt(x ** 2 / 8) - sp.Rational(11, 80) * x ** 2) == 0
+    assert sp.simplify(corrupt(x**2 / 8) - sp.Rational(11, 80) * x**2) == 0
     assert corrupt(True) is False
     assert corrupt((0, sp.Rational(1, 2))) == (0, sp.Rational(11, 20))
     assert corrupt(lambda k: (k, 1))(2) == (sp.Rational(11, 5), 1)
@@ -55,8 +80,14 @@ def _toy_registry():
     def check_t_silent(ctx):
         return confirmed("compares nothing")
 
-    @claim(id="t.explained", paper="001", source="", statement=r"x", registry=reg,
-           mutation="a qualitative statement: nothing printed to corrupt")
+    @claim(
+        id="t.explained",
+        paper="001",
+        source="",
+        statement=r"x",
+        registry=reg,
+        mutation="a qualitative statement: nothing printed to corrupt",
+    )
     def check_t_explained(ctx):
         return confirmed("qualitative")
 
@@ -69,7 +100,10 @@ def test_the_harness_kills_computed_claims_and_reports_fixed_verdicts():
     recs = {r.claim_id: r for r in mutate_claims(reg, ctx)}
     assert recs["t.computed"].status == "killed"
     assert recs["t.computed"].mutants[0].corrupted == "0.336"
-    assert recs["t.fixed"].status == "survived" and "left the verdict imprecise" in recs["t.fixed"].reason
+    assert (
+        recs["t.fixed"].status == "survived"
+        and "left the verdict imprecise" in recs["t.fixed"].reason
+    )
     assert recs["t.silent"].status == "survived" and "declares nothing" in recs["t.silent"].reason
     assert recs["t.explained"].status == "not-checkable"
     rates = kill_rates(list(recs.values()))
@@ -84,17 +118,22 @@ def test_every_registered_claim_can_be_mutated_without_crashing_the_harness():
 
 
 def test_cli_mutate_json_reports_kill_rates(capsys):
-    code = main(["verify", "--mutate", "--only", "001.table3.pi0.2*", "--format", "json", "--no-progress"])
+    code = main(
+        ["verify", "--mutate", "--only", "001.table3.pi0.2*", "--format", "json", "--no-progress"]
+    )
     payload = json.loads(capsys.readouterr().out)
     assert payload["papers"]["001"]["kill_rate"] == 1.0 and code == 0
     assert all(m["killed"] for c in payload["claims"] for m in c["mutants"])
 
 
 # the registry in parts of under a minute each: Takagi-Liew 2026's numeric claims apart from its derivations
-PARTS = {"000-derivations": lambda c: c.paper == "000" and not c.check.__module__.endswith("numerics"),
-         "000-numerics": lambda c: c.paper == "000" and c.check.__module__.endswith("numerics"),
-         "001": lambda c: c.paper == "001", "002": lambda c: c.paper == "002",
-         "003": lambda c: c.paper == "003"}
+PARTS = {
+    "000-derivations": lambda c: c.paper == "000" and not c.check.__module__.endswith("numerics"),
+    "000-numerics": lambda c: c.paper == "000" and c.check.__module__.endswith("numerics"),
+    "001": lambda c: c.paper == "001",
+    "002": lambda c: c.paper == "002",
+    "003": lambda c: c.paper == "003",
+}
 
 
 @pytest.mark.slow

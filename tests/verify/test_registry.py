@@ -1,11 +1,19 @@
 """The claim registry: registration, running, verdict regressions and report formats."""
+
 import json
 
 import pytest
 
 from shufflekit.verify import report
-from shufflekit.verify.claims import (CheckContext, Claim, Outcome, Registry, claim, confirmed,
-                                      refuted)
+from shufflekit.verify.claims import (
+    CheckContext,
+    Claim,
+    Outcome,
+    Registry,
+    claim,
+    confirmed,
+    refuted,
+)
 from shufflekit.verify.runner import exit_status, run_claims, summarise
 
 
@@ -16,8 +24,14 @@ def _registry():
     def _ok(ctx):
         return confirmed("1 + 1 = 2", value=2)
 
-    @claim(id="t.bad", paper="002", source="Table 1", statement=r"2 + 2 = 5", expected="refuted",
-           registry=reg)
+    @claim(
+        id="t.bad",
+        paper="002",
+        source="Table 1",
+        statement=r"2 + 2 = 5",
+        expected="refuted",
+        registry=reg,
+    )
     def _bad(ctx):
         return refuted("2 + 2 = 4, paper prints 5", derived=4, printed=5)
 
@@ -56,14 +70,18 @@ def test_a_changed_verdict_exits_1_and_an_error_exits_4():
     @claim(id="t.flip", paper="000", source="", statement="", registry=reg)
     def _flip(ctx):
         return refuted("changed")
+
     results = run_claims(reg, progress=False)
     assert summarise(results)["regressions"] == ["t.flip"] and exit_status(results) == 1
 
 
 def test_error_is_not_an_expectable_verdict():
     with pytest.raises(ValueError, match="expected='error'"):
-        Registry().add(Claim(id="x", paper="000", source="", statement="", check=lambda c: None,
-                             expected="error"))
+        Registry().add(
+            Claim(
+                id="x", paper="000", source="", statement="", check=lambda c: None, expected="error"
+            )
+        )
 
 
 def test_dps_moves_the_working_precision():

@@ -1,7 +1,9 @@
 """A user registers a claim about their own mechanism and runs it with the same machinery."""
+
 import json
-import pytest
 import textwrap
+
+import pytest
 
 from shufflekit.cli import main
 
@@ -44,26 +46,30 @@ def verify_plugin(tmp_path, capsys, name: str, source: str, only: str):
     JSON output; returns the exit code and the parsed payload."""
     plugin = tmp_path / name
     plugin.write_text(source)
-    code = main(["verify", "--plugin", str(plugin), "--only", only, "--format", "json",
-                 "--no-progress"])
+    code = main(
+        ["verify", "--plugin", str(plugin), "--only", only, "--format", "json", "--no-progress"]
+    )
     return code, json.loads(capsys.readouterr().out)
 
 
 def test_user_plugin_runs_through_the_cli(tmp_path, capsys):
     code, payload = verify_plugin(tmp_path, capsys, "my_claims.py", PLUGIN, "user.*")
     verdicts = {c["id"]: c["verdict"] for c in payload["claims"]}
-    assert verdicts == {"user.gamma": "confirmed", "user.chi-order": "confirmed",
-                        "user.wrong": "refuted"}
+    assert verdicts == {
+        "user.gamma": "confirmed",
+        "user.chi-order": "confirmed",
+        "user.wrong": "refuted",
+    }
     assert code == 0  # every verdict equals its recorded expectation
 
 
-CRASHING = textwrap.dedent('''
+CRASHING = textwrap.dedent("""
     from shufflekit.verify import claim, confirmed
 
     @claim(id="user.crash", paper="user", source="my Lemma 4", statement=r"x")
     def _crash(ctx):
         return confirmed("never", value=1 / 0)
-''')
+""")
 
 
 def test_a_crashing_user_check_exits_4_with_the_error_line(tmp_path, capsys):
@@ -78,8 +84,10 @@ def test_dps_out_of_range_is_bad_input(capsys):
     assert "dps" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("text, why", [("raise RuntimeError('boom')\n", "RuntimeError: boom"),
-                                       ("def x(:\n", "SyntaxError")])
+@pytest.mark.parametrize(
+    "text, why",
+    [("raise RuntimeError('boom')\n", "RuntimeError: boom"), ("def x(:\n", "SyntaxError")],
+)
 def test_plugin_that_fails_to_import_is_bad_input(tmp_path, capsys, text, why):
     from shufflekit.cli import main
 

@@ -61,12 +61,14 @@ computed vertex set is provably convex; :math:`q_j, p_j` are Arb balls, converte
 with the conversion error (radius plus one ulp each) recorded as an :math:`\ell_1` budget
 :attr:`PrivacyLossPmf.error` between the float masses and the exact dominating law.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from flint import arb, ctx
@@ -78,7 +80,7 @@ from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 from shufflekit.validation import check_real
 
 #: default loss grid: 2^-10 (about 1e-3), a power of two so that i * grid is exact
-DEFAULT_GRID = 2.0 ** -10
+DEFAULT_GRID = 2.0**-10
 #: stop evaluating the profile once the (repaired) upper delta is at most this; the rest of the
 #: curve is bounded by this value and becomes mass at an infinite privacy loss
 DEFAULT_TAIL = 1e-20
@@ -91,7 +93,7 @@ DENSE_FLOOR = 1e-14
 FLAT_SPAN = 32
 MAX_DENSE = 20_000
 MAX_COARSE = 8
-UNIT = 2.0 ** -53
+UNIT = 2.0**-53
 
 
 def check_grid(grid: Any) -> float:
@@ -135,7 +137,7 @@ class PrivacyLossPmf:
     def delta(self, epsilon: float) -> tuple[float, float, float]:
         r"""``(value, lo, hi)``: the computed :math:`\delta(\varepsilon)` of this law and an
         enclosure of the exact law's value (round-off of the masses and of the sum included)."""
-        kmin = math.floor(epsilon / self.grid) + 1 - self.offset     # first index with loss > eps
+        kmin = math.floor(epsilon / self.grid) + 1 - self.offset  # first index with loss > eps
         kmin = max(kmin, 0)
         tail = self.probs[kmin:]
         if tail.size:
@@ -150,8 +152,9 @@ class PrivacyLossPmf:
         return value, max(0.0, value - slack), min(1.0, round_up(value + slack))
 
 
-def profile_points(acc: Accountant, grid: float, tail: float
-                   ) -> tuple[np.ndarray, np.ndarray, list]:
+def profile_points(
+    acc: Accountant, grid: float, tail: float
+) -> tuple[np.ndarray, np.ndarray, list]:
     r"""Upper values :math:`\bar\delta(i\Delta)` at grid indices :math:`i = 0, 1, \dots`: every
     index while the value is above :data:`DENSE_FLOOR` and still falling (at most
     :data:`MAX_DENSE` of them),
@@ -160,11 +163,15 @@ def profile_points(acc: Accountant, grid: float, tail: float
     the values and the bounds."""
     kind = Kind(acc.kind)
     if kind not in (Kind.UPPER, Kind.EXACT):
-        raise CannotCertify(f"method {acc.method} gives {kind} bounds; a dominating pair needs an "
-                            "upper (or exact) profile")
+        raise CannotCertify(
+            f"method {acc.method} gives {kind} bounds; a dominating pair needs an "
+            "upper (or exact) profile"
+        )
     if getattr(acc, "pairs", "all") != "all":
-        raise CannotCertify(f"method {acc.method} bounds only the pair {acc.pairs!r}; a "
-                            "dominating pair needs a bound over all neighbouring pairs")
+        raise CannotCertify(
+            f"method {acc.method} bounds only the pair {acc.pairs!r}; a "
+            "dominating pair needs a bound over all neighbouring pairs"
+        )
     idx, vals, bounds = [], [], []
     eps_max = float(getattr(acc, "eps_max", math.inf))
     # eps_max is a float near the local eps0 (a few ulps off at worst): delta = 0 is used only
@@ -176,7 +183,7 @@ def profile_points(acc: Accountant, grid: float, tail: float
         e = i * grid
         idx.append(i)
         if e >= eps_max + margin:
-            vals.append(0.0)    # every report is eps0-DP: delta(eps) = 0 for eps >= eps0
+            vals.append(0.0)  # every report is eps0-DP: delta(eps) = 0 for eps >= eps0
             bounds.append(None)
             break
         b = acc.get_delta(e)
@@ -186,17 +193,23 @@ def profile_points(acc: Accountant, grid: float, tail: float
         bounds.append(b)
         if b.hi <= tail:
             break
-        flat = (b.hi <= 1e-9 and len(vals) > FLAT_SPAN and b.hi >= 0.5 * vals[-1 - FLAT_SPAN])
+        flat = b.hi <= 1e-9 and len(vals) > FLAT_SPAN and b.hi >= 0.5 * vals[-1 - FLAT_SPAN]
         if b.hi <= DENSE_FLOOR or flat or len(idx) >= MAX_DENSE:
             if coarse >= MAX_COARSE:
-                break           # the last value stays as mass at infinite loss
+                break  # the last value stays as mass at infinite loss
             stride, coarse = stride * 2, coarse + 1
         i += stride
     return np.asarray(idx, dtype=np.int64), np.asarray(vals), bounds
 
 
-def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = None,
-             reverse: np.ndarray | None = None, certificate: str = "") -> PrivacyLossPmf:
+def hull_pmf(
+    upper: np.ndarray,
+    grid: float,
+    *,
+    indices: np.ndarray | None = None,
+    reverse: np.ndarray | None = None,
+    certificate: str = "",
+) -> PrivacyLossPmf:
     r"""The dominating loss law of the module theorem from upper values ``upper[j]`` at
     :math:`\varepsilon = i_j\Delta` (``grid`` = :math:`\Delta`, a power of two), where
     ``indices`` :math:`i_0 = 0 < i_1 < \dots` default to :math:`0, 1, 2, \dots` (any subset
@@ -215,10 +228,11 @@ def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = Non
         raise InvalidParameter("reverse", r.size, f"the length of upper ({u.size})")
     ix = np.arange(u.size, dtype=np.int64) if indices is None else np.asarray(indices, np.int64)
     if ix.shape != u.shape or ix[0] != 0 or np.any(np.diff(ix) <= 0):
-        raise InvalidParameter("indices", "array", "increasing grid indices starting at 0, one "
-                               "per value")
+        raise InvalidParameter(
+            "indices", "array", "increasing grid indices starting at 0, one per value"
+        )
     u = np.minimum(u, 1.0)
-    D = np.maximum.accumulate(u[::-1])[::-1]            # step 1: monotone repair (upwards)
+    D = np.maximum.accumulate(u[::-1])[::-1]  # step 1: monotone repair (upwards)
     R = np.maximum.accumulate(np.minimum(r, 1.0)[::-1])[::-1]
     m = D.size - 1
     old = ctx.prec
@@ -230,7 +244,7 @@ def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = Non
         for j in range(-m, m + 1):
             i = int(ix[abs(j)]) * (1 if j >= 0 else -1)
             a = arb(i * grid).exp()
-            v = arb(D[j]) if j >= 0 else 1 - a + a * arb(R[-j])   # fact (iii), as an Arb ball
+            v = arb(D[j]) if j >= 0 else 1 - a + a * arb(R[-j])  # fact (iii), as an Arb ball
             pts.append((i, a, v))
         # step 3: lower convex hull (monotone chain); keep a vertex only if certainly convex
         hull: list[tuple[int | None, Any, Any]] = []
@@ -239,13 +253,15 @@ def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = Non
                 (_, a0, v0), (_, a1, v1) = hull[-2], hull[-1]
                 s_left = (v1 - v0) / (a1 - a0)
                 s_right = (p[2] - v1) / (p[1] - a1)
-                if s_right > s_left:            # certainly a convex turn: keep hull[-1]
+                if s_right > s_left:  # certainly a convex turn: keep hull[-1]
                     break
-                hull.pop()                      # dropping a point is always allowed
+                hull.pop()  # dropping a point is always allowed
             hull.append(p)
         # the final level D_m: the last point has value D_m exactly (alpha_m); flat afterwards
-        slopes = [(hull[j + 1][2] - hull[j][2]) / (hull[j + 1][1] - hull[j][1])
-                  for j in range(len(hull) - 1)] + [arb(0)]
+        slopes = [
+            (hull[j + 1][2] - hull[j][2]) / (hull[j + 1][1] - hull[j][1])
+            for j in range(len(hull) - 1)
+        ] + [arb(0)]
         idx, probs, err = [], [], 0.0
         for j in range(1, len(hull)):
             q = slopes[j] - slopes[j - 1]
@@ -256,15 +272,18 @@ def hull_pmf(upper: np.ndarray, grid: float, *, indices: np.ndarray | None = Non
             probs.append(mid)
             err += (hi - lo) * 0.5 + 2 * UNIT * abs(mid) + 2 * UNIT * max(abs(lo), abs(hi))
         if not slopes[0] >= -1 - 1e-15:
-            raise CannotCertify("the profile's values are below 1 - e^eps at some grid point; "
-                                "they cannot be upper bounds")
+            raise CannotCertify(
+                "the profile's values are below 1 - e^eps at some grid point; "
+                "they cannot be upper bounds"
+            )
     finally:
         ctx.prec = old
     off = min(idx)
     dense = np.zeros(max(idx) - off + 1)
     dense[np.asarray(idx) - off] = probs
-    return PrivacyLossPmf(grid, off, dense, float(D[-1]), round_up(err * 1.01), Kind.UPPER,
-                          1, certificate)
+    return PrivacyLossPmf(
+        grid, off, dense, float(D[-1]), round_up(err * 1.01), Kind.UPPER, 1, certificate
+    )
 
 
 @dataclass(frozen=True)
@@ -284,8 +303,9 @@ class DominatingPair:
         return self.pmf.delta(epsilon)[2]
 
 
-def dominating_pair(acc: Accountant, *, grid: float = DEFAULT_GRID,
-                    tail: float = DEFAULT_TAIL) -> DominatingPair:
+def dominating_pair(
+    acc: Accountant, *, grid: float = DEFAULT_GRID, tail: float = DEFAULT_TAIL
+) -> DominatingPair:
     r"""The certified dominating pair of ``acc`` (module theorem): evaluate its upper profile on
     :math:`i\Delta` (:func:`profile_points`) until it is ``<= tail`` (or zero beyond
     ``acc.eps_max``), then take the connect-the-dots hull."""
@@ -293,11 +313,14 @@ def dominating_pair(acc: Accountant, *, grid: float = DEFAULT_GRID,
     tail = check_real("tail", tail, 0.0, 1.0, lo_open=True, hi_open=True)
     t0 = time.perf_counter()
     idx, vals, _ = profile_points(acc, grid, tail)
-    cert = (f"connect-the-dots hull (Arb) of the {acc.method} upper profile on a grid of "
-            f"{grid:g}; {getattr(acc, 'certificate', '')}")
+    cert = (
+        f"connect-the-dots hull (Arb) of the {acc.method} upper profile on a grid of "
+        f"{grid:g}; {getattr(acc, 'certificate', '')}"
+    )
     pmf = hull_pmf(vals, grid, indices=idx, certificate=cert)
-    return DominatingPair(pmf, vals, idx, acc.method, acc.mechanism, acc.n,
-                          time.perf_counter() - t0)
+    return DominatingPair(
+        pmf, vals, idx, acc.method, acc.mechanism, acc.n, time.perf_counter() - t0
+    )
 
 
 def pair_curve(pmf: PrivacyLossPmf) -> Callable[[float], float]:

@@ -42,12 +42,14 @@ Its losses are rounded *down* to the grid (the curve is non-decreasing in every 
 can only lower it), both orders :math:`P\|Q` and :math:`Q\|P` are composed, and the larger
 certified lower end is reported.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -80,22 +82,35 @@ def convolve(a: PrivacyLossPmf, b: PrivacyLossPmf) -> PrivacyLossPmf:
     L = a.probs.size + b.probs.size - 1
     N = transform_length(L)
     if N > MAX_FFT:
-        raise CannotCertify(f"the composed loss law needs {L} cells (FFT length {N} > {MAX_FFT}); "
-                            "use a coarser grid or fewer rounds")
+        raise CannotCertify(
+            f"the composed loss law needs {L} cells (FFT length {N} > {MAX_FFT}); "
+            "use a coarser grid or fewer rounds"
+        )
     c, e_fft = fft.fft_convolve(a.probs, a.probs if b is a else b.probs)
     a1, b1 = sum_up(a.probs), sum_up(b.probs)
     kind = _join_kind(a.kind, b.kind)
     pa, pb = a.infinity_mass, b.infinity_mass
-    if kind is Kind.UPPER:       # 1 - (1-pa)(1-pb) <= pa + pb; the gap pa*pb is budgeted below
+    if kind is Kind.UPPER:  # 1 - (1-pa)(1-pb) <= pa + pb; the gap pa*pb is budgeted below
         inf_mass = min(1.0, round_up((pa + pb) * (1 + 2 * UNIT)))
-    else:                        # a lower law needs a value below the exact one
+    else:  # a lower law needs a value below the exact one
         inf_mass = max(0.0, (pa + pb - pa * pb) * (1 - 8 * UNIT))
     # l1 budget over the finite cells and the infinity cell together (module docstring)
-    err = round_up((e_fft + a.error * max(b1, 1.0) + (max(a1, 1.0) + a.error) * b.error
-                    + pa * pb + 8 * UNIT * (inf_mass + pa + pb)) * (1 + 8 * UNIT))
+    err = round_up(
+        (
+            e_fft
+            + a.error * max(b1, 1.0)
+            + (max(a1, 1.0) + a.error) * b.error
+            + pa * pb
+            + 8 * UNIT * (inf_mass + pa + pb)
+        )
+        * (1 + 8 * UNIT)
+    )
     cert = a.certificate if a.certificate == b.certificate else f"{a.certificate}; {b.certificate}"
-    return trim(PrivacyLossPmf(a.grid, a.offset + b.offset, c, inf_mass, err, kind,
-                               a.rounds + b.rounds, cert))
+    return trim(
+        PrivacyLossPmf(
+            a.grid, a.offset + b.offset, c, inf_mass, err, kind, a.rounds + b.rounds, cert
+        )
+    )
 
 
 def trim(pmf: PrivacyLossPmf, cut: float | None = None) -> PrivacyLossPmf:
@@ -117,8 +132,8 @@ def trim(pmf: PrivacyLossPmf, cut: float | None = None) -> PrivacyLossPmf:
         return pmf
     head = np.cumsum(f)
     tail = np.cumsum(f[::-1])
-    lo = int(np.searchsorted(head, cut, side="right"))            # cells [0, lo) have mass <= cut
-    hi = f.size - int(np.searchsorted(tail, cut, side="right"))   # cells [hi, size) likewise
+    lo = int(np.searchsorted(head, cut, side="right"))  # cells [0, lo) have mass <= cut
+    hi = f.size - int(np.searchsorted(tail, cut, side="right"))  # cells [hi, size) likewise
     if lo >= hi or (lo == 0 and hi == f.size):
         return pmf
     kept = f[lo:hi].copy()
@@ -132,8 +147,9 @@ def trim(pmf: PrivacyLossPmf, cut: float | None = None) -> PrivacyLossPmf:
             # summation round-off of the moved mass is charged to the budget
             err = round_up(err + (f.size - hi + 4) * UNIT * (moved + new_inf))
             inf_mass = new_inf
-    return PrivacyLossPmf(pmf.grid, pmf.offset + lo, kept, inf_mass, err, pmf.kind,
-                          pmf.rounds, pmf.certificate)
+    return PrivacyLossPmf(
+        pmf.grid, pmf.offset + lo, kept, inf_mass, err, pmf.kind, pmf.rounds, pmf.certificate
+    )
 
 
 def _join_kind(a: Kind, b: Kind) -> Kind:
@@ -166,8 +182,9 @@ def compose_pmfs(pmfs: Sequence[tuple[PrivacyLossPmf, int]]) -> PrivacyLossPmf:
 
 
 # ======================================================================== the exact pair
-def pair_loss_pmf(p: np.ndarray, q: np.ndarray, grid: float, *, rel_err: float = 1e-12,
-                  certificate: str = "") -> PrivacyLossPmf:
+def pair_loss_pmf(
+    p: np.ndarray, q: np.ndarray, grid: float, *, rel_err: float = 1e-12, certificate: str = ""
+) -> PrivacyLossPmf:
     r"""Loss law of :math:`\log(P/Q)` under :math:`P` for explicit laws, losses rounded **down** to
     the grid (a lower bound on the pair's curve); ``rel_err`` is the relative error of the
     masses (the histogram accountant's laws are exact to about 1e-13)."""
@@ -187,8 +204,9 @@ def pair_loss_pmf(p: np.ndarray, q: np.ndarray, grid: float, *, rel_err: float =
     return PrivacyLossPmf(grid, off, dense, max(0.0, inf_mass), err, Kind.LOWER, 1, certificate)
 
 
-def binary_rr_boundary_pmfs(eps0: float, n: int, grid: float = DEFAULT_GRID
-                            ) -> tuple[PrivacyLossPmf, PrivacyLossPmf]:
+def binary_rr_boundary_pmfs(
+    eps0: float, n: int, grid: float = DEFAULT_GRID
+) -> tuple[PrivacyLossPmf, PrivacyLossPmf]:
     r"""Both directed loss laws of the binary randomized-response boundary pair
     :math:`(T_{n,0}, T_{n,1})` (Shvets 2026, Lemma 4.1 / Sec. 8.1), keep probability
     :math:`e^{\varepsilon_0}/(1+e^{\varepsilon_0})`."""
@@ -199,8 +217,10 @@ def binary_rr_boundary_pmfs(eps0: float, n: int, grid: float = DEFAULT_GRID
     keep = math.exp(e0) / (1 + math.exp(e0))
     pair = binary_pair(1 - keep, keep, check_n(n))
     cert = f"exact laws of the binary RR boundary pair (Shvets 2026, Lemma 4.1), n={n}"
-    return (pair_loss_pmf(pair.p, pair.q, grid, certificate=cert),
-            pair_loss_pmf(pair.q, pair.p, grid, certificate=cert))
+    return (
+        pair_loss_pmf(pair.p, pair.q, grid, certificate=cert),
+        pair_loss_pmf(pair.q, pair.p, grid, certificate=cert),
+    )
 
 
 # ======================================================================== accountants
@@ -212,9 +232,20 @@ class ComposedAccountant(Accountant):
     :meth:`get_epsilon` is the shared inversion routine of the accountant contract.
     """
 
-    def __init__(self, pmfs: Sequence[PrivacyLossPmf], *, kind: Kind, method: str, n: int,
-                 mechanism: Any, rounds: int, adjacency: str = "replace-one",
-                 certificate: str = "", pairs: str = "all", build_seconds: float = 0.0):
+    def __init__(
+        self,
+        pmfs: Sequence[PrivacyLossPmf],
+        *,
+        kind: Kind,
+        method: str,
+        n: int,
+        mechanism: Any,
+        rounds: int,
+        adjacency: str = "replace-one",
+        certificate: str = "",
+        pairs: str = "all",
+        build_seconds: float = 0.0,
+    ):
         self.pmfs = tuple(pmfs)
         self.kind, self.method, self.n, self.mechanism = Kind(kind), method, n, mechanism
         self.rounds, self.adjacency, self.pairs = rounds, adjacency, pairs
@@ -228,8 +259,10 @@ class ComposedAccountant(Accountant):
 
     @property
     def note(self) -> str:
-        return (f"{self.rounds} rounds composed on a loss grid of {self.grid:g}; "
-                f"round-off budget {self.error:.2g}")
+        return (
+            f"{self.rounds} rounds composed on a loss grid of {self.grid:g}; "
+            f"round-off budget {self.error:.2g}"
+        )
 
     def get_delta(self, epsilon: float) -> Bound:
         from shufflekit.validation import check_epsilon
@@ -263,21 +296,25 @@ class Round:
 ROUND_FIELDS = ("mechanism", "n", "rounds", "method", "adjacency", "options")
 #: ... or, as in the command line's ``--schedule``, a mechanism name and its parameters
 ROUND_KEYS = ("name", "n", "rounds", "method", "adjacency", "sigma", "noise_multiplier")
-ROUND_PARAMETERS = ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix",
-                    "hash_family")
+ROUND_PARAMETERS = ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix", "hash_family")
 #: the parameters of the central Gaussian mechanism GM(sigma), given as a mapping
 CENTRAL_GAUSSIAN_KEYS = ("name", "sigma", "noise_multiplier")
 
 
-def _key_error(where: str, key: Any, allowed: Sequence[str], why: str | None = None
-               ) -> InvalidParameter:
+def _key_error(
+    where: str, key: Any, allowed: Sequence[str], why: str | None = None
+) -> InvalidParameter:
     """An unknown key, with the nearest allowed key when there is one."""
     import difflib
 
     near = difflib.get_close_matches(str(key), allowed, n=1)
     hint = f"did you mean {near[0]!r}?" if near else None
-    return InvalidParameter(f"{where} key", key, "one of " + ", ".join(allowed),
-                            "; ".join(x for x in (why, hint) if x) or None)
+    return InvalidParameter(
+        f"{where} key",
+        key,
+        "one of " + ", ".join(allowed),
+        "; ".join(x for x in (why, hint) if x) or None,
+    )
 
 
 def _round_value(key: str, value: Any) -> Any:
@@ -309,28 +346,36 @@ def _named_round(item: Mapping[str, Any]) -> Round:
             raise _key_error("schedule", key, allowed, "unknown key")
     for key in ("name", "n"):
         if key not in item:
-            raise InvalidParameter(f"schedule {key}", None, "a value in every round (keys "
-                                   "'name' and 'n' are required)")
+            raise InvalidParameter(
+                f"schedule {key}", None, "a value in every round (keys 'name' and 'n' are required)"
+            )
     v = {k: _round_value(k, x) for k, x in item.items()}
     check_exclusive(v, "schedule ")
     name = v["name"]
     if name == "central-gaussian":
         extra = [k for k in v if k in ROUND_PARAMETERS or k == "adjacency"]
         if extra:
-            raise InvalidParameter(f"schedule {extra[0]}", v[extra[0]], "the keys of "
-                                   "central-gaussian: name, n, rounds, method, sigma or "
-                                   "noise_multiplier", "GM(sigma) has no such parameter")
-        mech: Any = {"name": name, "sigma": central_gaussian_sigma(v.get("sigma"),
-                                                                   v.get("noise_multiplier"),
-                                                                   v["n"])}
+            raise InvalidParameter(
+                f"schedule {extra[0]}",
+                v[extra[0]],
+                "the keys of central-gaussian: name, n, rounds, method, sigma or noise_multiplier",
+                "GM(sigma) has no such parameter",
+            )
+        mech: Any = {
+            "name": name,
+            "sigma": central_gaussian_sigma(v.get("sigma"), v.get("noise_multiplier"), v["n"]),
+        }
     else:
         spec = MECHANISMS.get(name)
         used = () if spec is None else (*spec.required, *spec.optional)
         for key in ("sigma", "noise_multiplier", *ROUND_PARAMETERS):
             if key in v and spec is not None and key not in used:
-                raise InvalidParameter(f"schedule {key}", v[key], "the parameters of "
-                                       f"{name}: {', '.join(used) or 'none'}",
-                                       f"{key} does not apply to {name}")
+                raise InvalidParameter(
+                    f"schedule {key}",
+                    v[key],
+                    f"the parameters of {name}: {', '.join(used) or 'none'}",
+                    f"{key} does not apply to {name}",
+                )
         mech = make(name, **{k: v[k] for k in ROUND_PARAMETERS if k in v})
     return Round(mech, v["n"], v.get("rounds", 1), v.get("method"), v.get("adjacency"))
 
@@ -343,8 +388,10 @@ def _central_gaussian(mech: Mapping[str, Any], n: int) -> dict:
     for key in mech:
         if key not in CENTRAL_GAUSSIAN_KEYS:
             raise _key_error("central-gaussian", key, CENTRAL_GAUSSIAN_KEYS, "unknown key")
-    return {"name": "central-gaussian",
-            "sigma": central_gaussian_sigma(mech.get("sigma"), mech.get("noise_multiplier"), n)}
+    return {
+        "name": "central-gaussian",
+        "sigma": central_gaussian_sigma(mech.get("sigma"), mech.get("noise_multiplier"), n),
+    }
 
 
 def round_of(item: Round | Mapping[str, Any]) -> Round:
@@ -362,8 +409,9 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
                 if key not in ROUND_FIELDS:
                     raise _key_error("schedule", key, ROUND_FIELDS, "unknown key")
             if "mechanism" not in item or "n" not in item:
-                raise InvalidParameter("schedule", dict(item), "a round with at least "
-                                       "'mechanism' and 'n'")
+                raise InvalidParameter(
+                    "schedule", dict(item), "a round with at least 'mechanism' and 'n'"
+                )
             item = Round(**item)
     if not isinstance(item, Round):
         raise InvalidParameter("schedule", item, "a list of Round s or of mappings")
@@ -375,8 +423,12 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
     mech = item.mechanism
     if is_central_gaussian(mech):
         if item.adjacency is not None:
-            raise InvalidParameter("adjacency", item.adjacency, "none for central-gaussian",
-                                   "GM(sigma) has one sensitivity (1/n)")
+            raise InvalidParameter(
+                "adjacency",
+                item.adjacency,
+                "none for central-gaussian",
+                "GM(sigma) has one sensitivity (1/n)",
+            )
         if isinstance(mech, Mapping):
             mech = _central_gaussian(mech, n)
     else:
@@ -401,24 +453,41 @@ def one_adjacency(adjacencies: Sequence[str | None]) -> str:
     compatible with any); rounds of different relations do not compose into one guarantee."""
     kinds = sorted({a for a in adjacencies if a not in (None, NO_ADJACENCY)})
     if len(kinds) > 1:
-        raise InvalidParameter("schedule adjacency", " and ".join(kinds), "one neighbouring relation "
-                               "for every round of a schedule", "a replace-one round and a "
-                               "zero-out round bound different neighbouring datasets; set the "
-                               "same 'adjacency' in every round")
+        raise InvalidParameter(
+            "schedule adjacency",
+            " and ".join(kinds),
+            "one neighbouring relation for every round of a schedule",
+            "a replace-one round and a "
+            "zero-out round bound different neighbouring datasets; set the "
+            "same 'adjacency' in every round",
+        )
     return kinds[0] if kinds else NO_ADJACENCY
 
 
 def round_label(r: Round, acc: Accountant) -> dict:
     """What one round of a schedule is: mechanism, n, repetitions, method and adjacency."""
-    return {**describe(r.mechanism), "n": r.n, "rounds": r.rounds, "method": acc.method,
-            "adjacency": acc.adjacency}
+    return {
+        **describe(r.mechanism),
+        "n": r.n,
+        "rounds": r.rounds,
+        "method": acc.method,
+        "adjacency": acc.adjacency,
+    }
 
 
 @keeps_caller_state
-def composed_accountant(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
-                        method: str | None = None, adjacency: str | None = None,
-                        schedule: Sequence[Round] | None = None, grid: float = DEFAULT_GRID,
-                        tail: float = DEFAULT_TAIL, **options: Any) -> ComposedAccountant:
+def composed_accountant(
+    mechanism: Any = None,
+    n: int | None = None,
+    rounds: int = 1,
+    *,
+    method: str | None = None,
+    adjacency: str | None = None,
+    schedule: Sequence[Round] | None = None,
+    grid: float = DEFAULT_GRID,
+    tail: float = DEFAULT_TAIL,
+    **options: Any,
+) -> ComposedAccountant:
     r"""Upper accountant of the composition: ``rounds`` rounds of ``mechanism`` (``n`` users,
     ``method``), or the heterogeneous ``schedule`` of :class:`Round` s (or mappings, see
     :func:`round_of`), all of one adjacency.
@@ -432,9 +501,9 @@ def composed_accountant(mechanism: Any = None, n: int | None = None, rounds: int
     sched = _schedule(mechanism, n, rounds, method, adjacency, schedule, options)
     grid = check_grid(check("grid", grid))
     tail = check("tail", tail)
-    one_adjacency([r.adjacency for r in sched])            # the given ones, before any work
+    one_adjacency([r.adjacency for r in sched])  # the given ones, before any work
     accs = [round_accountant(r) for r in sched]
-    adj = one_adjacency([a.adjacency for a in accs])       # and the methods' defaults
+    adj = one_adjacency([a.adjacency for a in accs])  # and the methods' defaults
     parts, total = [], 0
     for r, acc in zip(sched, accs):
         dp = dominating_pair(acc, grid=grid, tail=tail)
@@ -442,23 +511,35 @@ def composed_accountant(mechanism: Any = None, n: int | None = None, rounds: int
         total += r.rounds
     pmf = compose_pmfs(parts)
     names = [a.method for a in accs]
-    mech = describe(sched[0].mechanism) if len(sched) == 1 else {
-        "schedule": [round_label(r, a) for r, a in zip(sched, accs)]}
+    mech = (
+        describe(sched[0].mechanism)
+        if len(sched) == 1
+        else {"schedule": [round_label(r, a) for r, a in zip(sched, accs)]}
+    )
     method_name = names[0] if len(set(names)) == 1 else "+".join(dict.fromkeys(names))
     ns = {r.n for r in sched}
-    cert = ("dominating pairs (connect-the-dots hull, Arb) composed by a radix-2 FFT with Arb "
-            "twiddles and a proven round-off bound (Higham Thm 24.2 with underflow; "
-            "Zhu-Dong-Wang 2022, Thm 10)")
-    return ComposedAccountant([pmf], kind=Kind.UPPER, method=method_name,
-                              n=ns.pop() if len(ns) == 1 else None, mechanism=mech,
-                              rounds=total, adjacency=adj, certificate=cert,
-                              build_seconds=time.perf_counter() - t0)
+    cert = (
+        "dominating pairs (connect-the-dots hull, Arb) composed by a radix-2 FFT with Arb "
+        "twiddles and a proven round-off bound (Higham Thm 24.2 with underflow; "
+        "Zhu-Dong-Wang 2022, Thm 10)"
+    )
+    return ComposedAccountant(
+        [pmf],
+        kind=Kind.UPPER,
+        method=method_name,
+        n=ns.pop() if len(ns) == 1 else None,
+        mechanism=mech,
+        rounds=total,
+        adjacency=adj,
+        certificate=cert,
+        build_seconds=time.perf_counter() - t0,
+    )
 
 
 #: grid of the exact-pair lower bound: rounding losses down costs up to one step per round
 #: (a bias of at most T * grid in epsilon), so it is finer than the upper grid, and finer
 #: still for many rounds (:func:`lower_grid`)
-LOWER_GRID = 2.0 ** -14
+LOWER_GRID = 2.0**-14
 
 
 def lower_grid(rounds: int) -> float:
@@ -466,10 +547,17 @@ def lower_grid(rounds: int) -> float:
     return min(LOWER_GRID, 2.0 ** math.floor(math.log2(0.01 / max(int(rounds), 1))))
 
 
-def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: Any = None,
-               pairs: str = "one explicit neighbouring pair", grid: float | None = None,
-               certificate: str = "explicit laws of one neighbouring pair"
-               ) -> ComposedAccountant:
+def pair_lower(
+    p: np.ndarray,
+    q: np.ndarray,
+    rounds: int,
+    *,
+    n: int,
+    mechanism: Any = None,
+    pairs: str = "one explicit neighbouring pair",
+    grid: float | None = None,
+    certificate: str = "explicit laws of one neighbouring pair",
+) -> ComposedAccountant:
     r"""Lower accountant: ``rounds`` rounds on one neighbouring pair with explicit laws ``p, q``
     (e.g. a histogram pair of :mod:`shufflekit.numeric.methods.histogram`, or a post-processing of
     one, which can only lower the curve); both orders composed, the larger lower end kept."""
@@ -478,15 +566,22 @@ def pair_lower(p: np.ndarray, q: np.ndarray, rounds: int, *, n: int, mechanism: 
     grid = lower_grid(rounds) if grid is None else grid
     a = pair_loss_pmf(p, q, grid, certificate=certificate)
     b = pair_loss_pmf(q, p, grid, certificate=certificate)
-    return ComposedAccountant([self_compose(a, rounds), self_compose(b, rounds)], kind=Kind.LOWER,
-                              method="exact-pair", n=check_n(n), mechanism=mechanism or {},
-                              rounds=rounds, certificate=certificate + "; losses rounded down, "
-                              "FFT round-off bounded", pairs=pairs,
-                              build_seconds=time.perf_counter() - t0)
+    return ComposedAccountant(
+        [self_compose(a, rounds), self_compose(b, rounds)],
+        kind=Kind.LOWER,
+        method="exact-pair",
+        n=check_n(n),
+        mechanism=mechanism or {},
+        rounds=rounds,
+        certificate=certificate + "; losses rounded down, FFT round-off bounded",
+        pairs=pairs,
+        build_seconds=time.perf_counter() - t0,
+    )
 
 
-def exact_pair_lower(eps0: float, n: int, rounds: int, *, grid: float | None = None
-                     ) -> ComposedAccountant:
+def exact_pair_lower(
+    eps0: float, n: int, rounds: int, *, grid: float | None = None
+) -> ComposedAccountant:
     """Lower accountant: ``rounds`` rounds of binary RR on its boundary pair (Shvets 2026).
 
     Each round's losses are rounded down to ``grid`` (default :func:`lower_grid`), so the
@@ -497,11 +592,17 @@ def exact_pair_lower(eps0: float, n: int, rounds: int, *, grid: float | None = N
     grid = lower_grid(rounds) if grid is None else grid
     a, b = binary_rr_boundary_pmfs(eps0, n, grid)
     pmfs = [self_compose(a, rounds), self_compose(b, rounds)]
-    return ComposedAccountant(pmfs, kind=Kind.LOWER, method="exact-pair", n=check_n(n),
-                              mechanism={"name": "rr", "eps0": float(eps0)}, rounds=rounds,
-                              certificate=a.certificate + "; losses rounded down, FFT round-off "
-                              "bounded", pairs="binary RR boundary pair (T_{n,0}, T_{n,1})",
-                              build_seconds=time.perf_counter() - t0)
+    return ComposedAccountant(
+        pmfs,
+        kind=Kind.LOWER,
+        method="exact-pair",
+        n=check_n(n),
+        mechanism={"name": "rr", "eps0": float(eps0)},
+        rounds=rounds,
+        certificate=a.certificate + "; losses rounded down, FFT round-off bounded",
+        pairs="binary RR boundary pair (T_{n,0}, T_{n,1})",
+        build_seconds=time.perf_counter() - t0,
+    )
 
 
 def gap_note(upper: Bound, lower: Bound) -> str:
@@ -514,11 +615,20 @@ def gap_note(upper: Bound, lower: Bound) -> str:
 
 
 @keeps_caller_state
-def compose(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
-            method: str | None = None, adjacency: str | None = None,
-            schedule: Sequence[Round] | None = None, epsilons: Sequence[float] | None = None,
-            deltas: Sequence[float] | None = None, grid: float = DEFAULT_GRID,
-            tail: float = DEFAULT_TAIL, **options: Any) -> PrivacyProfile:
+def compose(
+    mechanism: Any = None,
+    n: int | None = None,
+    rounds: int = 1,
+    *,
+    method: str | None = None,
+    adjacency: str | None = None,
+    schedule: Sequence[Round] | None = None,
+    epsilons: Sequence[float] | None = None,
+    deltas: Sequence[float] | None = None,
+    grid: float = DEFAULT_GRID,
+    tail: float = DEFAULT_TAIL,
+    **options: Any,
+) -> PrivacyProfile:
     r"""Certified upper bounds on :math:`\delta(\varepsilon)` / :math:`\varepsilon(\delta)` of
     ``rounds`` composed shuffled rounds (or of a heterogeneous ``schedule``).
 
@@ -534,22 +644,35 @@ def compose(mechanism: Any = None, n: int | None = None, rounds: int = 1, *,
 
     if not epsilons and not deltas:
         raise InvalidParameter("epsilons/deltas", None, "at least one epsilon or delta")
-    epsilons = [check("epsilon", e) for e in epsilons or ()]     # every target before any work
+    epsilons = [check("epsilon", e) for e in epsilons or ()]  # every target before any work
     deltas = [check("delta", d) for d in deltas or ()]
-    acc = composed_accountant(mechanism, n, rounds, method=method, adjacency=adjacency,
-                              schedule=schedule, grid=grid, tail=tail, **options)
+    acc = composed_accountant(
+        mechanism,
+        n,
+        rounds,
+        method=method,
+        adjacency=adjacency,
+        schedule=schedule,
+        grid=grid,
+        tail=tail,
+        **options,
+    )
     return acc.profile(epsilons=epsilons, deltas=deltas)
 
 
 def _schedule(mechanism, n, rounds, method, adjacency, schedule, options) -> list[Round]:
     """The rounds to compose, each checked by :func:`round_of`."""
     if schedule is not None:
-        if isinstance(schedule, (str, bytes, Mapping)) or not isinstance(schedule, Sequence) \
-                or not schedule:
+        if (
+            isinstance(schedule, (str, bytes, Mapping))
+            or not isinstance(schedule, Sequence)
+            or not schedule
+        ):
             raise InvalidParameter("schedule", schedule, "a non-empty list of rounds")
         if mechanism is not None or n is not None:
-            raise InvalidParameter("mechanism/n", (mechanism, n), "a mechanism and n, or a "
-                                   "schedule, not both")
+            raise InvalidParameter(
+                "mechanism/n", (mechanism, n), "a mechanism and n, or a schedule, not both"
+            )
         return [round_of(r) for r in schedule]
     if mechanism is None or n is None:
         raise InvalidParameter("mechanism/n", (mechanism, n), "a mechanism and n, or a schedule")

@@ -24,10 +24,12 @@ Cross-checks on cases both libraries can do (:func:`gaussian_crosscheck`,
 ``dp_accounting`` composition (pessimistic, connect-the-dots where available) and the exact
 value where one is known.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from shufflekit.errors import InvalidParameter
 from shufflekit.numeric.accountant import accountant
@@ -54,14 +56,22 @@ def to_dp_accounting(pmf: PrivacyLossPmf):
         raise InvalidParameter("pmf.kind", str(pmf.kind), "upper (only dominating laws export)")
     loss_probs = {int(pmf.offset + i): float(p) for i, p in enumerate(pmf.probs) if p > 0}
     inf_mass = min(1.0, round_up(pmf.infinity_mass + pmf.error))
-    remove = pld_pmf.create_pmf(loss_probs, discretization=pmf.grid, infinity_mass=inf_mass,
-                                pessimistic_estimate=True)
+    remove = pld_pmf.create_pmf(
+        loss_probs, discretization=pmf.grid, infinity_mass=inf_mass, pessimistic_estimate=True
+    )
     return privacy_loss_distribution.PrivacyLossDistribution(remove)
 
 
-def shuffled_round_pld(mechanism: Any, n: int, *, method: str | None = None,
-                       adjacency: str | None = None, grid: float = DEFAULT_GRID,
-                       tail: float = DEFAULT_TAIL, **options: Any) -> PrivacyLossPmf:
+def shuffled_round_pld(
+    mechanism: Any,
+    n: int,
+    *,
+    method: str | None = None,
+    adjacency: str | None = None,
+    grid: float = DEFAULT_GRID,
+    tail: float = DEFAULT_TAIL,
+    **options: Any,
+) -> PrivacyLossPmf:
     """The dominating loss law of one shuffled round (``n`` users of ``mechanism``)."""
     if is_central_gaussian(mechanism):
         acc = accountant(central_gaussian(mechanism), n)
@@ -75,8 +85,9 @@ def export_round(mechanism: Any, n: int, **kwargs: Any):
     return to_dp_accounting(shuffled_round_pld(mechanism, n, **kwargs))
 
 
-def gaussian_crosscheck(sigma: float, rounds: int, deltas: Sequence[float], *,
-                        grid: float = DEFAULT_GRID) -> list[dict]:
+def gaussian_crosscheck(
+    sigma: float, rounds: int, deltas: Sequence[float], *, grid: float = DEFAULT_GRID
+) -> list[dict]:
     r"""T rounds of the Gaussian mechanism (sensitivity 1, noise :math:`\sigma`) three ways:
     shufflekit's certified composition, ``dp_accounting``'s PLD composition, and the exact
     value (one round of :math:`\sigma/\sqrt T`, i.e. :math:`\mu = \sqrt T/\sigma`-GDP)."""
@@ -84,25 +95,35 @@ def gaussian_crosscheck(sigma: float, rounds: int, deltas: Sequence[float], *,
 
     from shufflekit.numeric.methods.gaussian import gdp_epsilon
 
-    rounds = check_int("rounds", rounds, 1, 10 ** 6)
-    ours = composed_accountant({"name": "central-gaussian", "sigma": float(sigma)}, 1, rounds,
-                               grid=grid)
-    theirs = pld.from_gaussian_mechanism(float(sigma), value_discretization_interval=grid
-                                         ).self_compose(rounds)
+    rounds = check_int("rounds", rounds, 1, 10**6)
+    ours = composed_accountant(
+        {"name": "central-gaussian", "sigma": float(sigma)}, 1, rounds, grid=grid
+    )
+    theirs = pld.from_gaussian_mechanism(
+        float(sigma), value_discretization_interval=grid
+    ).self_compose(rounds)
     out = []
     for d in deltas:
         d = check_delta(d)
         b = ours.get_epsilon(d)
         exact = gdp_epsilon(math.sqrt(rounds) / float(sigma), d)
         da = float(theirs.get_epsilon_for_delta(d))
-        out.append({"delta": d, "exact": exact, "shufflekit_upper": b.hi,
-                    "dp_accounting": da, "shufflekit_minus_exact": b.hi - exact,
-                    "dp_accounting_minus_exact": da - exact})
+        out.append(
+            {
+                "delta": d,
+                "exact": exact,
+                "shufflekit_upper": b.hi,
+                "dp_accounting": da,
+                "shufflekit_minus_exact": b.hi - exact,
+                "dp_accounting_minus_exact": da - exact,
+            }
+        )
     return out
 
 
-def randomized_response_crosscheck(eps0: float, k: int, rounds: int, deltas: Sequence[float], *,
-                                   grid: float = DEFAULT_GRID) -> list[dict]:
+def randomized_response_crosscheck(
+    eps0: float, k: int, rounds: int, deltas: Sequence[float], *, grid: float = DEFAULT_GRID
+) -> list[dict]:
     r"""T rounds of local k-ary randomized response (n = 1: the shuffler sees one report, and
     the blanket bound of Su-Cheng-Wang 2026 is then the exact curve of the randomizer), shufflekit's
     certified composition against ``dp_accounting``'s ``from_randomized_response``
@@ -113,19 +134,19 @@ def randomized_response_crosscheck(eps0: float, k: int, rounds: int, deltas: Seq
     from shufflekit.mechanisms import make
 
     e0 = check_epsilon(eps0)
-    k = check_int("k", k, 2, 10 ** 6)
+    k = check_int("k", k, 2, 10**6)
     mech = make("rr", eps0=e0) if k == 2 else make("krr", k=k, eps0=e0)
     ours = composed_accountant(mech, 1, rounds, method="blanket", grid=grid)
     noise = k / (math.exp(e0) + k - 1)
-    theirs = pld.from_randomized_response(noise, k, value_discretization_interval=grid
-                                          ).self_compose(check_int("rounds", rounds, 1, 10 ** 6))
+    theirs = pld.from_randomized_response(
+        noise, k, value_discretization_interval=grid
+    ).self_compose(check_int("rounds", rounds, 1, 10**6))
     out = []
     for d in deltas:
         d = check_delta(d)
         b = ours.get_epsilon(d)
         da = float(theirs.get_epsilon_for_delta(d))
-        out.append({"delta": d, "shufflekit_upper": b.hi, "dp_accounting": da,
-                    "difference": b.hi - da})
+        out.append(
+            {"delta": d, "shufflekit_upper": b.hi, "dp_accounting": da, "difference": b.hi - da}
+        )
     return out
-
-

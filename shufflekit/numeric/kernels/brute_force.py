@@ -33,13 +33,15 @@ here: :func:`sequence_laws` (exact rational laws of the fixed-composition histog
 Sec. 4, by enumerating every output sequence) and :func:`multinomial_positive_part` (the blanket
 expectation :math:`\tfrac1n\mathbb{E}[(\sum_j N_j g_j)_+]` by enumerating every count vector).
 """
+
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Sequence
+from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -50,8 +52,8 @@ from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 from shufflekit.validation import check_epsilon, check_n
 
 FLOAT = np.longdouble
-U = float(np.finfo(FLOAT).eps) / 2          # unit round-off of the working type
-U64 = 2.0 ** -53
+U = float(np.finfo(FLOAT).eps) / 2  # unit round-off of the working type
+U64 = 2.0**-53
 MAX_HISTOGRAMS = 200_000
 BOT = "⊥"
 
@@ -78,26 +80,32 @@ def float_rows(mech) -> tuple[np.ndarray, list, float]:
     """
     mult = [int(sp.Integer(m)) if sp.sympify(m).is_integer else None for m in mech.multiplicity]
     if any(m is None for m in mult):
-        raise InvalidParameter("multiplicity", mech.multiplicity, "integers (the brute force "
-                               "expands lumped outputs)")
+        raise InvalidParameter(
+            "multiplicity", mech.multiplicity, "integers (the brute force expands lumped outputs)"
+        )
     rows = [list(mech.probs[i]) for i in range(len(mech.inputs))]
     floor = [min(sp.N(r[j], 30) for r in rows) for j in range(len(rows[0]))]
     gamma = sum(m * c for m, c in zip(mult, floor))
-    rows.append([c / gamma for c in floor])      # omega at 30 digits (the error budget covers it)
-    P = np.array([[float(sp.N(p, 30)) for p, m in zip(r, mult) for _ in range(m)] for r in rows],
-                 dtype=FLOAT)
+    rows.append([c / gamma for c in floor])  # omega at 30 digits (the error budget covers it)
+    P = np.array(
+        [[float(sp.N(p, 30)) for p, m in zip(r, mult) for _ in range(m)] for r in rows], dtype=FLOAT
+    )
     return P, list(mech.inputs) + [BOT], 2 * U64
 
 
 @lru_cache(maxsize=64)
 def _index_maps(t: int, k: int) -> tuple[np.ndarray, ...]:
     """For histograms of total t (lexicographic list), the index of h + e_y in total t + 1."""
+
     def comps(total):
         return [c for c in itertools.product(range(total + 1), repeat=k) if sum(c) == total]
+
     here, nxt = comps(t), comps(t + 1)
     where = {h: i for i, h in enumerate(nxt)}
-    return tuple(np.array([where[h[:y] + (h[y] + 1,) + h[y + 1:]] for h in here], dtype=np.int64)
-                 for y in range(k))
+    return tuple(
+        np.array([where[h[:y] + (h[y] + 1,) + h[y + 1 :]] for h in here], dtype=np.int64)
+        for y in range(k)
+    )
 
 
 def add_user(law: np.ndarray, t: int, row: np.ndarray) -> np.ndarray:
@@ -116,15 +124,16 @@ def hockey_stick(p: np.ndarray, q: np.ndarray, epsilon: float, rel: float) -> tu
     ctx.prec = 128
     E = arb(epsilon).exp()
     e_lo, e_hi = FLOAT(float_down(E)) * (1 - 4 * U), FLOAT(float_up(E)) * (1 + 4 * U)
-    g = rel + 4 * U                                  # covers the roundings of the scalings below
+    g = rel + 4 * U  # covers the roundings of the scalings below
     up = np.maximum(p * (1 + g) - e_lo * q * (1 - g), 0)
     lo = np.maximum(p * (1 - g) - e_hi * q * (1 + g), 0)
     N = p.size
     # terms carry one rounding of the subtraction; the sum of N non-negative terms gamma_N
     hi = float(up.sum() * (1 + U) * (1 + gamma_k(N)) * (1 + 4 * U))
     low = float(lo.sum() * (1 - U) * (1 - gamma_k(N)) * (1 - 4 * U))
-    return math.nextafter(max(low, 0.0), -math.inf) if low > 0 else 0.0, \
-        math.nextafter(min(hi, 1.0), math.inf) if hi < 1 else 1.0
+    return math.nextafter(max(low, 0.0), -math.inf) if low > 0 else 0.0, math.nextafter(
+        min(hi, 1.0), math.inf
+    ) if hi < 1 else 1.0
 
 
 def _rest_laws(P: np.ndarray, others: Sequence[int], size: int):
@@ -145,17 +154,25 @@ def neighbour_rows(n_inputs: int, adjacency: str) -> tuple[list[tuple[int, int]]
     """(ordered pairs of differing rows, rows the other users may hold) for ``adjacency``."""
     bot = n_inputs
     if adjacency == "replace-one":
-        return [(a, b) for a in range(n_inputs) for b in range(n_inputs) if a != b], \
-            list(range(n_inputs))
+        return [(a, b) for a in range(n_inputs) for b in range(n_inputs) if a != b], list(
+            range(n_inputs)
+        )
     if adjacency == "zero-out":
-        return [(a, bot) for a in range(n_inputs)] + [(bot, a) for a in range(n_inputs)], \
-            list(range(n_inputs + 1))
+        return [(a, bot) for a in range(n_inputs)] + [(bot, a) for a in range(n_inputs)], list(
+            range(n_inputs + 1)
+        )
     raise InvalidParameter("adjacency", adjacency, "one of replace-one, zero-out")
 
 
-def worst_over_rows(P: np.ndarray, n: int, eps: Sequence[float], diff: Sequence[tuple[int, int]],
-                    others: Sequence[int], rel: float, labels: Sequence | None = None
-                    ) -> list[Enclosure]:
+def worst_over_rows(
+    P: np.ndarray,
+    n: int,
+    eps: Sequence[float],
+    diff: Sequence[tuple[int, int]],
+    others: Sequence[int],
+    rel: float,
+    labels: Sequence | None = None,
+) -> list[Enclosure]:
     """Enclosures, at each epsilon of ``eps``, of the largest divergence between the datasets
     ``(a, rest)`` and ``(b, rest)`` over the ordered row pairs ``diff`` and every multiset
     ``rest`` of ``n - 1`` rows from ``others``; every entry of a histogram law is within
@@ -172,15 +189,24 @@ def worst_over_rows(P: np.ndarray, n: int, eps: Sequence[float], diff: Sequence[
                 lo, hi = hockey_stick(ends[a], ends[b], e, rel)
                 cur = best[i]
                 if hi > cur.hi or lo > cur.lo:
-                    best[i] = Enclosure(max(lo, cur.lo), max(hi, cur.hi),
-                                        (labels[a], labels[b], tuple(labels[r] for r in rest))
-                                        if hi > cur.hi else cur.pair)
+                    best[i] = Enclosure(
+                        max(lo, cur.lo),
+                        max(hi, cur.hi),
+                        (labels[a], labels[b], tuple(labels[r] for r in rest))
+                        if hi > cur.hi
+                        else cur.pair,
+                    )
     return best
 
 
-def worst_case_delta(mech: Any, n: int, epsilons: Sequence[float] | float,
-                     adjacency: str = "replace-one", *,
-                     pairs: Sequence[tuple] | None = None) -> list[Enclosure] | Enclosure:
+def worst_case_delta(
+    mech: Any,
+    n: int,
+    epsilons: Sequence[float] | float,
+    adjacency: str = "replace-one",
+    *,
+    pairs: Sequence[tuple] | None = None,
+) -> list[Enclosure] | Enclosure:
     r"""Enclosure of :math:`\max_{D\simeq D'}\delta_{D\|D'}(\varepsilon)` over all neighbouring
     datasets of ``n`` users (the definition, enumerated).
 
@@ -197,9 +223,10 @@ def worst_case_delta(mech: Any, n: int, epsilons: Sequence[float] | float,
         diff = [(labels.index(a), labels.index(b)) for a, b in pairs]
     n_hist = math.comb(n + P.shape[1] - 1, P.shape[1] - 1)
     if n_hist * math.comb(n - 1 + len(others) - 1, len(others) - 1) > 50 * MAX_HISTOGRAMS:
-        raise InvalidParameter("n", n, f"a size the enumeration can afford ({n_hist} histograms "
-                               "per dataset)")
-    rel = rel0 * n * (1 + 1e-12) + gamma_k(2 * n + 2)      # input error (n factors) + convolution
+        raise InvalidParameter(
+            "n", n, f"a size the enumeration can afford ({n_hist} histograms per dataset)"
+        )
+    rel = rel0 * n * (1 + 1e-12) + gamma_k(2 * n + 2)  # input error (n factors) + convolution
     best = worst_over_rows(P, n, eps, diff, others, rel, labels)
     return best[0] if single else best
 
@@ -213,17 +240,26 @@ def law_of_rows(rows: Sequence[Sequence[float]]) -> np.ndarray:
     return law
 
 
-def rows_delta(rows_a: Sequence[Sequence[float]], rows_b: Sequence[Sequence[float]],
-               epsilon: float, rel_input: float = 0.0) -> Enclosure:
+def rows_delta(
+    rows_a: Sequence[Sequence[float]],
+    rows_b: Sequence[Sequence[float]],
+    epsilon: float,
+    rel_input: float = 0.0,
+) -> Enclosure:
     r"""Enclosure of :math:`\sum_h (P_A(h) - e^\varepsilon P_B(h))_+` between the datasets whose
     users report from ``rows_a`` and ``rows_b`` (entries within relative ``rel_input`` of the
     exact ones; 0 takes the floats as exact)."""
     if len(rows_a) != len(rows_b) or not len(rows_a):
-        raise InvalidParameter("datasets", (len(rows_a), len(rows_b)), "two non-empty datasets "
-                               "of the same size")
+        raise InvalidParameter(
+            "datasets", (len(rows_a), len(rows_b)), "two non-empty datasets of the same size"
+        )
     n = len(rows_a)
-    lo, hi = hockey_stick(law_of_rows(rows_a), law_of_rows(rows_b), check_epsilon(epsilon),
-                          rel_input * n * (1 + 1e-12) + gamma_k(2 * n + 2))
+    lo, hi = hockey_stick(
+        law_of_rows(rows_a),
+        law_of_rows(rows_b),
+        check_epsilon(epsilon),
+        rel_input * n * (1 + 1e-12) + gamma_k(2 * n + 2),
+    )
     return Enclosure(lo, hi)
 
 
@@ -231,10 +267,12 @@ def dataset_delta(mech: Any, data_a: Sequence, data_b: Sequence, epsilon: float)
     """Enclosure of the divergence between two given datasets (labels, ``"⊥"`` allowed)."""
     P, labels, rel0 = float_rows(mech)
     if len(data_a) != len(data_b) or not data_a:
-        raise InvalidParameter("datasets", (len(data_a), len(data_b)), "two non-empty datasets "
-                               "of the same size")
-    enc = rows_delta([P[labels.index(x)] for x in data_a], [P[labels.index(x)] for x in data_b],
-                     epsilon, rel0)
+        raise InvalidParameter(
+            "datasets", (len(data_a), len(data_b)), "two non-empty datasets of the same size"
+        )
+    enc = rows_delta(
+        [P[labels.index(x)] for x in data_a], [P[labels.index(x)] for x in data_b], epsilon, rel0
+    )
     return Enclosure(enc.lo, enc.hi, (tuple(data_a), tuple(data_b)))
 
 
@@ -246,12 +284,13 @@ def worst_shuffled_delta(P: Sequence[Sequence[float]], n: int, epsilon: float) -
     M = np.asarray(P, dtype=FLOAT)
     k = M.shape[0]
     diff = [(a, b) for a in range(k) for b in range(k) if a != b]
-    return worst_over_rows(M, n, [check_epsilon(epsilon)], diff, list(range(k)),
-                           gamma_k(2 * n + 2))[0]
+    return worst_over_rows(
+        M, n, [check_epsilon(epsilon)], diff, list(range(k)), gamma_k(2 * n + 2)
+    )[0]
 
 
 # ----------------------------------------------------------------------------- other references
-@lru_cache(maxsize=None)
+@cache
 def sequence_laws(W0: tuple, W1: tuple, n: int, k: int):
     r"""Exact laws of the shuffled histogram by enumerating all :math:`|\mathcal Y|^n` output
     sequences (Shvets 2026, Sec. 4).
@@ -267,7 +306,7 @@ def sequence_laws(W0: tuple, W1: tuple, n: int, k: int):
     r = [w1[i] / w0[i] - 1 for i in range(m)]
     P, Q, R = {}, {}, {}
     for seq in itertools.product(range(m), repeat=n):
-        others = sp.Mul(*[w1[y] for y in seq[1:k + 1]]) * sp.Mul(*[w0[y] for y in seq[k + 1:]])
+        others = sp.Mul(*[w1[y] for y in seq[1 : k + 1]]) * sp.Mul(*[w0[y] for y in seq[k + 1 :]])
         h = tuple(seq.count(y) for y in range(m))
         P[h] = P.get(h, 0) + w0[seq[0]] * others
         Q[h] = Q.get(h, 0) + w1[seq[0]] * others

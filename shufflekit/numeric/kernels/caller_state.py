@@ -17,11 +17,13 @@ entry point runs inside:
 The accountant base class turns such a stop into the trivially valid answer with a note (see
 :class:`shufflekit.numeric.accountant.Accountant`), never into a traceback.
 """
+
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from flint import ctx
@@ -47,8 +49,10 @@ def certified_arithmetic() -> Iterator[None]:
 
 def keeps_caller_state(func: F) -> F:
     """Decorator form of :func:`certified_arithmetic`."""
+
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         with certified_arithmetic():
             return func(*args, **kwargs)
+
     return wrapper  # type: ignore[return-value]

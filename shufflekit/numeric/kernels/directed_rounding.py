@@ -17,6 +17,7 @@ candidate float decides whether one step outward is needed.  Python floats, ``Fr
 same test works for every type.  A test of the package checks that no certified module
 converts an Arb endpoint to float any other way.
 """
+
 from __future__ import annotations
 
 import math
@@ -44,7 +45,7 @@ def _nearest(x: Any) -> float:
     """``x`` rounded to a float (to nearest; +-inf past the largest float)."""
     try:
         return float(x)
-    except OverflowError:                      # Fraction / int beyond the float range
+    except OverflowError:  # Fraction / int beyond the float range
         return math.inf if x > 0 else -math.inf
 
 
@@ -67,7 +68,7 @@ def _below(f: float, exact: Any) -> bool:
         return arb(f) < exact
     if isinstance(exact, (int, Fraction)):
         return Fraction(f) < exact
-    return f < exact                           # float, mpf: exact mixed comparison
+    return f < exact  # float, mpf: exact mixed comparison
 
 
 def _above(f: float, exact: Any) -> bool:
@@ -85,7 +86,7 @@ def float_up(x: Any) -> float:
     if end is None:
         return math.inf
     f = _nearest(end)
-    if math.isinf(f):                          # beyond the float range
+    if math.isinf(f):  # beyond the float range
         return math.inf if f > 0 else -MAX_FLOAT
     if _below(f, end):
         f = math.nextafter(f, math.inf)

@@ -14,6 +14,7 @@ atom).  :func:`zero_mass_of` therefore computes :math:`1-\gamma` from the exact 
 rational arithmetic, or a precision ladder on the 60-digit values) and
 :class:`RatioLaw` carries it with a proven relative error.
 """
+
 from __future__ import annotations
 
 import math
@@ -24,7 +25,7 @@ import numpy as np
 
 from shufflekit.validation import check_epsilon
 
-UNIT = 2.0 ** -53               # float64 unit round-off
+UNIT = 2.0**-53  # float64 unit round-off
 
 
 # ============================================================ the GPARV, numerically
@@ -71,7 +72,7 @@ def float_matrix(mech) -> tuple[np.ndarray, np.ndarray]:
     arrays = mech.to_numpy()
     if len(_NUMPY_CACHE) > 64:
         _NUMPY_CACHE.clear()
-    _NUMPY_CACHE[id(mech)] = (mech, arrays)   # the reference keeps the id valid
+    _NUMPY_CACHE[id(mech)] = (mech, arrays)  # the reference keeps the id valid
     return arrays
 
 
@@ -93,22 +94,27 @@ def _float_rows(mech) -> tuple[np.ndarray, np.ndarray, list]:
     return P, mult, list(mech.inputs)
 
 
-def _component_triples(P: np.ndarray, mult: np.ndarray, ia, ib,
-                       floor: np.ndarray | None = None) -> np.ndarray:
+def _component_triples(
+    P: np.ndarray, mult: np.ndarray, ia, ib, floor: np.ndarray | None = None
+) -> np.ndarray:
     """(alpha, beta, weight) of one finite mechanism; ``ia``/``ib`` are row indices or
     ``None`` for the null input (whose row is the blanket omega); ``floor`` is the
     blanket floor per column (default: the minimum over the rows)."""
     floor = P.min(axis=0) if floor is None else floor
     gamma = float(np.dot(mult, floor))
     if gamma <= 0:
-        raise ValueError("the mechanism has blanket mass gamma=0; the blanket bound needs "
-                         "gamma in (0, 1] (it is not eps0-LDP for any finite eps0)")
+        raise ValueError(
+            "the mechanism has blanket mass gamma=0; the blanket bound needs "
+            "gamma in (0, 1] (it is not eps0-LDP for any finite eps0)"
+        )
     keep = floor > 0
     for i in (ia, ib):
         if i is not None and np.any(P[i, ~keep] > 0):
-            raise ValueError("an output has positive probability under one input and zero "
-                             "under another: the mechanism is not eps0-LDP, so its GPARV is "
-                             "unbounded and the blanket bound does not apply")
+            raise ValueError(
+                "an output has positive probability under one input and zero "
+                "under another: the mechanism is not eps0-LDP, so its GPARV is "
+                "unbounded and the blanket bound does not apply"
+            )
     ra = P[ia, keep] / floor[keep] if ia is not None else np.full(keep.sum(), 1.0 / gamma)
     rb = P[ib, keep] / floor[keep] if ib is not None else np.full(keep.sum(), 1.0 / gamma)
     return merge_classes(ra, rb, mult[keep] * floor[keep])
@@ -169,8 +175,8 @@ def merge_classes(alpha, beta, weight) -> np.ndarray:
 
 
 # ============================================================ the zero mass, exactly
-ZERO_TINY = 2.0 ** -1000        # a positive zero mass below this is refused (not a normal float)
-ZERO_LADDER = (60, 400, 3000)   # decimal digits of the precision ladder (irrational entries)
+ZERO_TINY = 2.0**-1000  # a positive zero mass below this is refused (not a normal float)
+ZERO_LADDER = (60, 400, 3000)  # decimal digits of the precision ladder (irrational entries)
 
 
 def _exact_floor(comp) -> list:
@@ -180,7 +186,7 @@ def _exact_floor(comp) -> list:
         return list(lumping.floor)
     from shufflekit.mechanisms.ordering import sign
 
-    rows, _ = comp._mp_entries          # 60-digit values: the arg-min of each column
+    rows, _ = comp._mp_entries  # 60-digit values: the arg-min of each column
     inputs = list(comp.inputs)
     out = []
     for j in range(len(comp.outputs)):
@@ -189,8 +195,11 @@ def _exact_floor(comp) -> list:
         # entries equal to 45 digits (e.g. e^eps0/(1+e^eps0) and 1/(1+e^eps0) at eps0 = 1e-300)
         # are ordered exactly
         for k in range(len(inputs)):
-            if k != i and col[k] - col[i] <= abs(col[i]) * 1e-45 and \
-                    sign(comp.probs[k][j] - comp.probs[i][j]) < 0:
+            if (
+                k != i
+                and col[k] - col[i] <= abs(col[i]) * 1e-45
+                and sign(comp.probs[k][j] - comp.probs[i][j]) < 0
+            ):
                 i = k
         out.append(comp.probs[i][j])
     return out
@@ -229,14 +238,15 @@ def zero_mass_of(comp) -> tuple[float, float]:
     mult = list(comp.multiplicity)
     exact = [_rational(v) for v in floor + mult]
     if all(v is not None for v in exact):
-        fl, ml = exact[:len(floor)], exact[len(floor):]
+        fl, ml = exact[: len(floor)], exact[len(floor) :]
         z = 1 - sum((m * c for m, c in zip(ml, fl)), Fraction(0))
         if z <= 0:
             return 0.0, 0.0
         if z < ZERO_TINY:
-            raise CannotCertify(f"the blanket's zero mass 1 - gamma = {float(z):.3g} is below "
-                                "the float range")
-        zf = float(z)                    # correctly rounded
+            raise CannotCertify(
+                f"the blanket's zero mass 1 - gamma = {float(z):.3g} is below the float range"
+            )
+        zf = float(z)  # correctly rounded
         return zf, (0.0 if Fraction(zf) == z else UNIT)
     import mpmath
     import sympy as sp
@@ -247,8 +257,9 @@ def zero_mass_of(comp) -> tuple[float, float]:
         def val(v):
             key = v if isinstance(v, sp.Basic) else float(v)
             if key not in memo:
-                memo[key] = mpmath.mpf(sp.N(v, digits)) if isinstance(v, sp.Basic) \
-                    else mpmath.mpf(v)
+                memo[key] = (
+                    mpmath.mpf(sp.N(v, digits)) if isinstance(v, sp.Basic) else mpmath.mpf(v)
+                )
             return memo[key]
 
         with mpmath.workdps(digits + 20):
@@ -257,16 +268,19 @@ def zero_mass_of(comp) -> tuple[float, float]:
             err = mpmath.mpf(10) ** (2 - digits) * (1 + abs(total))
             if z > 0 and err <= z * mpmath.mpf(2) ** -60:
                 if z < ZERO_TINY:
-                    raise CannotCertify(f"the blanket's zero mass 1 - gamma = "
-                                        f"{mpmath.nstr(z, 3)} is below the float range")
+                    raise CannotCertify(
+                        f"the blanket's zero mass 1 - gamma = "
+                        f"{mpmath.nstr(z, 3)} is below the float range"
+                    )
                 return float(z), UNIT + float(err / z) * (1 + 1e-6)
             if z < 0 and -z > err:
-                return 0.0, 0.0          # rows above 1 (float rows): as max(0, 1 - gamma)
+                return 0.0, 0.0  # rows above 1 (float rows): as max(0, 1 - gamma)
     total = sp.Add(*[sp.sympify(m) * sp.sympify(c) for m, c in zip(mult, floor)])
     if sp.simplify(1 - total) == 0:
         return 0.0, 0.0
-    raise CannotCertify("the blanket's zero mass 1 - gamma is not resolved at "
-                        f"{ZERO_LADDER[-1]} digits")
+    raise CannotCertify(
+        f"the blanket's zero mass 1 - gamma is not resolved at {ZERO_LADDER[-1]} digits"
+    )
 
 
 def product_zero_mass(parts) -> tuple[float, float]:
@@ -306,8 +320,9 @@ def same_law(a: np.ndarray, b: np.ndarray) -> bool:
     r"""Whether two ``(alpha, beta, weight)`` tables describe one law for the certificates:
     ratios within a relative :data:`MERGE_REL` (covered, with the merge, by the atom radius),
     weights within :func:`weight_tolerance` (covered by the probability error :math:`\eta`)."""
-    return (np.allclose(a[:, :2], b[:, :2], rtol=MERGE_REL, atol=0)
-            and np.allclose(a[:, 2], b[:, 2], rtol=weight_tolerance(len(a)), atol=0))
+    return np.allclose(a[:, :2], b[:, :2], rtol=MERGE_REL, atol=0) and np.allclose(
+        a[:, 2], b[:, 2], rtol=weight_tolerance(len(a)), atol=0
+    )
 
 
 def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
@@ -356,16 +371,26 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
     zero, zero_err = product_zero_mass(zero_mass_of(comp) for comp in comps)
     out = []
     import itertools
+
     for combo in itertools.product(*per_comp):
-        if len(comps) > 1 and adjacency == "replace-one" and all(
-                all(a == b for a, b in prs) for _, prs in combo):
+        if (
+            len(comps) > 1
+            and adjacency == "replace-one"
+            and all(all(a == b for a, b in prs) for _, prs in combo)
+        ):
             continue  # identical inputs in every coordinate: not a neighbouring pair
         t = np.array([[1.0, 1.0, 1.0]])
         for tc, _ in combo:
-            t = np.stack([np.outer(t[:, 0], tc[:, 0]).ravel(), np.outer(t[:, 1], tc[:, 1]).ravel(),
-                          np.outer(t[:, 2], tc[:, 2]).ravel()], axis=1)
+            t = np.stack(
+                [
+                    np.outer(t[:, 0], tc[:, 0]).ravel(),
+                    np.outer(t[:, 1], tc[:, 1]).ravel(),
+                    np.outer(t[:, 2], tc[:, 2]).ravel(),
+                ],
+                axis=1,
+            )
             t = merge_classes(t[:, 0], t[:, 1], t[:, 2])
-        if len(comps) > 1:   # one representative pair: (x_1..x_m), (x'_1..x'_m)
+        if len(comps) > 1:  # one representative pair: (x_1..x_m), (x'_1..x'_m)
             reps = [prs[0] for _, prs in combo]
             pairs = ((tuple(a for a, _ in reps), tuple(b for _, b in reps)),)
         else:
@@ -393,8 +418,9 @@ def numeric_eps0(mech) -> float:
     return total * (1 + 1e-12) + 1e-15
 
 
-def gparv_numeric(mech, epsilon: float, pair: tuple | None = None,
-                  adjacency: str = "replace-one") -> tuple[np.ndarray, np.ndarray]:
+def gparv_numeric(
+    mech, epsilon: float, pair: tuple | None = None, adjacency: str = "replace-one"
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Float GPARV law (atoms, probabilities; the zero atom included) of ``pair``.
 
     Computed from ``mech.to_numpy()`` (Su-Cheng-Wang 2026, Def. 5.1); ``pair=None`` returns the
@@ -428,8 +454,9 @@ def law_of_pair(mech, pair) -> RatioLaw:
     floor = blanket_floor(mech)
     t = _component_triples(P, mult, idx(pair[0]), idx(pair[1]), floor)
     zero, zero_err = zero_mass_of(mech)
-    return RatioLaw(t[:, 0], t[:, 1], t[:, 2], float(np.dot(mult, floor)), (tuple(pair),),
-                    zero, zero_err)
+    return RatioLaw(
+        t[:, 0], t[:, 1], t[:, 2], float(np.dot(mult, floor)), (tuple(pair),), zero, zero_err
+    )
 
 
 def law_atoms(law: RatioLaw, epsilon: float):

@@ -26,6 +26,7 @@ Every :math:`F, G` and excess is an Arb ball (python-flint); the float64 masses 
 from the exact lattice law by at most ``l1_error`` in :math:`\ell_1` (ball radii plus one rounding
 each).  The excess is the upper end of its Arb ball.
 """
+
 from __future__ import annotations
 
 import math
@@ -35,7 +36,7 @@ import numpy as np
 
 from shufflekit.numeric.kernels.directed_rounding import float_up
 
-U = 2.0 ** -53
+U = 2.0**-53
 
 
 @dataclass(frozen=True)
@@ -53,19 +54,25 @@ class AffineLognormal:
 
     def log_scale(self) -> float:
         r""":math:`\log|b| + m + s^2/2`, the log of :math:`|b|E[e^{sZ+m}]` (no overflow)."""
-        return math.log(abs(self.b)) + self.m + self.s ** 2 / 2 if self.b else -math.inf
+        return math.log(abs(self.b)) + self.m + self.s**2 / 2 if self.b else -math.inf
 
     def mean(self) -> float:
         if self.degenerate:
             return self.a + self.b * math.exp(self.m)
         ls = self.log_scale()
-        return self.a + math.copysign(math.exp(ls), self.b) if ls < 709 else math.copysign(math.inf, self.b)
+        return (
+            self.a + math.copysign(math.exp(ls), self.b)
+            if ls < 709
+            else math.copysign(math.inf, self.b)
+        )
 
     def variance(self) -> float:
         r""":math:`b^2 e^{2m+s^2}(e^{s^2}-1)` (``inf`` when it overflows)."""
         if self.degenerate:
             return 0.0
-        lv = 2 * self.log_scale() + (math.log(math.expm1(self.s ** 2)) if self.s ** 2 < 700 else self.s ** 2)
+        lv = 2 * self.log_scale() + (
+            math.log(math.expm1(self.s**2)) if self.s**2 < 700 else self.s**2
+        )
         return math.exp(lv) if lv < 709 else math.inf
 
     def quantile_point(self, z: float) -> float:
@@ -100,11 +107,11 @@ class AffineLognormal:
         a, s, t_, scale, z = self.threshold_arb(t)
         if self.b > 0:
             if z is None:
-                return a + scale - t_           # L > t always: E[L] - t
+                return a + scale - t_  # L > t always: E[L] - t
             return scale * phi(s - z) - (t_ - a) * phi(-z)
         if z is None:
             return arb(0)
-        return (a - t_) * phi(z) - scale * phi(z - s)      # L > t  <=>  Z < z
+        return (a - t_) * phi(z) - scale * phi(z - s)  # L > t  <=>  Z < z
 
     def shortfall_arb(self, t: float):
         r""":math:`E[(t - L)_+]` as an Arb ball (direct formula, no cancellation against the mean)."""
@@ -117,7 +124,7 @@ class AffineLognormal:
             return (t_ - a) * phi(z) - scale * phi(z - s)  # L < t  <=>  Z < z
         if z is None:
             return t_ - a + scale
-        return (a - t_) * -phi(-z) + scale * phi(s - z)    # L < t  <=>  Z > z
+        return (a - t_) * -phi(-z) + scale * phi(s - z)  # L < t  <=>  Z > z
 
 
 def phi(x):
@@ -134,9 +141,9 @@ class LatticeLaw:
     h: float
     k0: int
     p: np.ndarray
-    excess: float        # E[(L - T_hi)_+], upper end of its Arb ball (added to the bound)
-    l1_error: float      # ||p - exact lattice law||_1
-    shortfall: float     # E[(T_lo - L)_+] (accuracy only: the lower clamp is on the safe side)
+    excess: float  # E[(L - T_hi)_+], upper end of its Arb ball (added to the bound)
+    l1_error: float  # ||p - exact lattice law||_1
+    shortfall: float  # E[(T_lo - L)_+] (accuracy only: the lower clamp is on the safe side)
 
     @property
     def k1(self) -> int:
@@ -147,6 +154,7 @@ def truncation_points(law: AffineLognormal, budget: float, h: float) -> tuple[fl
     r"""Lattice points :math:`T_{lo} < T_{hi}` with :math:`E[(L-T_{hi})_+] \le` ``budget`` and
     :math:`E[(T_{lo}-L)_+] \le` ``budget`` (float search on the normal quantile; the excess that is
     finally used is recomputed in Arb)."""
+
     def excess_f(t: float) -> float:
         return float_up(law.excess_arb(t))
 
@@ -181,7 +189,7 @@ def discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Latt
     import flint
 
     old = flint.ctx.prec
-    flint.ctx.prec = 106          # masses near F = 1 keep ~1e-32 absolute accuracy
+    flint.ctx.prec = 106  # masses near F = 1 keep ~1e-32 absolute accuracy
     try:
         return _discretise(law, h, t_lo, t_hi)
     finally:
@@ -224,7 +232,7 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
     scale = b * (m + s * s / 2).exp()
     ha = arb(h)
     root = -1 / arb(2).sqrt()
-    phi = lambda x: (x * root).erfc() / 2          # noqa: E731 - Phi(x) = erfc(-x/sqrt2)/2
+    phi = lambda x: (x * root).erfc() / 2  # noqa: E731 - Phi(x) = erfc(-x/sqrt2)/2
     # unit cells where the law has its bulk (|z| <= 4.5), wider cells (still ending on lattice
     # points, so the split is still a mean-preserving spread onto the lattice) in the tails
     za, zb = law.quantile_point(-4.5), law.quantile_point(4.5)
@@ -250,7 +258,7 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
             f_edges.append(phi(-z)), g_edges.append(a * phi(-z) + scale * phi(s - z))
     size = k1 - k0 + 1
     pa = {k: arb(0) for k in edges}
-    pa[edges[0]] += f_edges[0]                      # below T_lo: moved up to T_lo
+    pa[edges[0]] += f_edges[0]  # below T_lo: moved up to T_lo
     for j in range(len(edges) - 1):
         kl, kr = edges[j], edges[j + 1]
         width = ha * (kr - kl)
@@ -259,15 +267,16 @@ def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> Lat
         right = first / width
         pa[kl] += mass - right
         pa[kr] += right
-    pa[edges[-1]] += 1 - f_edges[-1]                # above T_hi: moved down to T_hi
+    pa[edges[-1]] += 1 - f_edges[-1]  # above T_hi: moved down to T_hi
     p = np.zeros(size)
     rad = 0.0
     for k, v in pa.items():
         p[k - k0] = float(v.mid())
         rad += float(v.rad())
     l1 = rad + U * float(np.sum(np.abs(p)))
-    p = np.maximum(p, 0.0)                          # exact masses are >= 0: clipping moves closer
+    p = np.maximum(p, 0.0)  # exact masses are >= 0: clipping moves closer
     exc = law.excess_arb(k1 * h)
     short = law.shortfall_arb(k0 * h)
-    return LatticeLaw(h, k0, p, max(float_up(exc), 0.0), l1 * (1 + 1e-10),
-                      max(float_up(short), 0.0))
+    return LatticeLaw(
+        h, k0, p, max(float_up(exc), 0.0), l1 * (1 + 1e-10), max(float_up(short), 0.0)
+    )

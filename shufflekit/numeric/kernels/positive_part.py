@@ -77,6 +77,7 @@ relative error is collected in :math:`\kappa` and applied outward at the end; th
 Arb ball ``[lo, hi]`` (``lo`` from the lower atoms rounded down, ``hi`` from the upper atoms
 rounded up).
 """
+
 from __future__ import annotations
 
 import math
@@ -87,21 +88,21 @@ from flint import arb, ctx
 
 from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 
-U = 2.0 ** -53
+U = 2.0**-53
 LOG2E = 1.0 / math.log(2.0)
-SCALE_BITS = 900            # the largest entry of a row is scaled to about 2^900
-FLOOR_BITS = -1000          # entries below 2^-1000 (scaled) end a window
-SHALLOW_BITS = 48           # depth of the side whose tail is bounded relative to the value
-REL_TARGET = 1e-10          # absolute tail budgets are kept below this fraction of the value
-MAX_BITS = 1800             # deepest window (bits below the mode)
-MAX_ROW_FLOATS = 200_000_000   # refuse a level whose rows hold more entries (memory guard)
-MAX_CELLS = 20_000_000      # refuse beyond this many expanded outer cells in one evaluation
-                            # (a time and memory guard: a live cell costs ~250 bytes through the
-                            # inner level, so ~5 GB; 10-RR's deepest Thm 5 sums at n = 1e6
-                            # expand 3.4 million)
-MAX_EXACT_N = 10 ** 8         # beyond, the sums are refused up front (time and memory: n = 1e8
-                            # takes about 40 s and 12 GB for binary RR at delta ~ 1e-20)
-TINY_VALUE = 1e-305         # an upper bound below n * 1e-305 (delta < 1e-305) is final
+SCALE_BITS = 900  # the largest entry of a row is scaled to about 2^900
+FLOOR_BITS = -1000  # entries below 2^-1000 (scaled) end a window
+SHALLOW_BITS = 48  # depth of the side whose tail is bounded relative to the value
+REL_TARGET = 1e-10  # absolute tail budgets are kept below this fraction of the value
+MAX_BITS = 1800  # deepest window (bits below the mode)
+MAX_ROW_FLOATS = 200_000_000  # refuse a level whose rows hold more entries (memory guard)
+MAX_CELLS = 20_000_000  # refuse beyond this many expanded outer cells in one evaluation
+# (a time and memory guard: a live cell costs ~250 bytes through the
+# inner level, so ~5 GB; 10-RR's deepest Thm 5 sums at n = 1e6
+# expand 3.4 million)
+MAX_EXACT_N = 10**8  # beyond, the sums are refused up front (time and memory: n = 1e8
+# takes about 40 s and 12 GB for binary RR at delta ~ 1e-20)
+TINY_VALUE = 1e-305  # an upper bound below n * 1e-305 (delta < 1e-305) is final
 
 
 def gamma_n(k: int) -> float:
@@ -123,19 +124,19 @@ class Param:
     """A probability :math:`\\rho` as an Arb ball and float ratios with their relative errors."""
 
     ball: arb
-    ratio: float        # rho/(1-rho)
+    ratio: float  # rho/(1-rho)
     ratio_err: float
-    inv_ratio: float    # (1-rho)/rho
+    inv_ratio: float  # (1-rho)/rho
     inv_ratio_err: float
-    lo: float           # float interval of rho
+    lo: float  # float interval of rho
     hi: float
-    rho: float = 0.0    # rho as a float, and its relative error
+    rho: float = 0.0  # rho as a float, and its relative error
     rho_err: float = 0.0
     inv_q: float = 0.0  # 1/(1-rho)
     inv_q_err: float = 0.0
 
     @classmethod
-    def of(cls, ball: arb, comp: arb | None = None) -> "Param":
+    def of(cls, ball: arb, comp: arb | None = None) -> Param:
         r"""The parameter :math:`\rho` (ball ``ball``); ``comp`` encloses :math:`1-\rho` when
         it is known without cancellation (default: ``1 - ball``)."""
         ctx.prec = 128
@@ -146,10 +147,22 @@ class Param:
         rf, irf, iqf, pf = float(r.mid()), float(ir.mid()), float(iq.mid()), float(ball.mid())
 
         def rel(f, b):
-            return float_up((abs(arb(f) - b) / abs(b))) + 1e-30
+            return float_up(abs(arb(f) - b) / abs(b)) + 1e-30
+
         lo, hi = float_down(ball), float_up(ball)
-        return cls(ball, rf, rel(rf, r), irf, rel(irf, ir), math.nextafter(lo, -1.0),
-                   math.nextafter(hi, 2.0), pf, rel(pf, ball), iqf, rel(iqf, iq))
+        return cls(
+            ball,
+            rf,
+            rel(rf, r),
+            irf,
+            rel(irf, ir),
+            math.nextafter(lo, -1.0),
+            math.nextafter(hi, 2.0),
+            pf,
+            rel(pf, ball),
+            iqf,
+            rel(iqf, iq),
+        )
 
 
 @dataclass(frozen=True)
@@ -164,19 +177,19 @@ class BinomialRow:
     m: int
     lo: int
     hi: int
-    pmf: np.ndarray | None      # None once the row's tables are pooled (:meth:`Rows.offsets`)
+    pmf: np.ndarray | None  # None once the row's tables are pooled (:meth:`Rows.offsets`)
     E: int
     kappa: float
     r_lo: float
     r_hi: float
-    first: float                # scaled pmf at the edges lo and hi (kept without the array)
+    first: float  # scaled pmf at the edges lo and hi (kept without the array)
     last: float
 
     @property
     def size(self) -> int:
         return self.hi - self.lo + 1
 
-    def light(self) -> "BinomialRow":
+    def light(self) -> BinomialRow:
         """The same row without its pmf array (edges and error terms kept)."""
         return replace(self, pmf=None)
 
@@ -189,7 +202,7 @@ def windows(m, rho: float, bits_low: float, bits_high: float):
     mode = np.clip(np.floor((m + 1) * rho), 0, m)
     var = m * rho * (1 - rho)
 
-    def rad(bits):        # Bernstein: P(|N - mean| >= t) <= exp(-t^2 / (2 (var + t/3)))
+    def rad(bits):  # Bernstein: P(|N - mean| >= t) <= exp(-t^2 / (2 (var + t/3)))
         L = bits * math.log(2.0)
         return L / 3 + np.sqrt(L * L / 9 + 2 * L * var) + 2
 
@@ -203,24 +216,28 @@ def binomial_row(m: int, p: Param, bits_low: float, bits_high: float) -> Binomia
     mode, lo, hi = (int(v) for v in windows(m, float(p.ball.mid()), bits_low, bits_high))
     ctx.prec = 128
     rho = p.ball
-    logpmf = (arb(m + 1).lgamma() - arb(mode + 1).lgamma() - arb(m - mode + 1).lgamma()
-              + (rho.log() * mode if mode else arb(0))
-              + ((1 - rho).log() * (m - mode) if m - mode else arb(0)))
+    logpmf = (
+        arb(m + 1).lgamma()
+        - arb(mode + 1).lgamma()
+        - arb(m - mode + 1).lgamma()
+        + (rho.log() * mode if mode else arb(0))
+        + ((1 - rho).log() * (m - mode) if m - mode else arb(0))
+    )
     E = int(math.floor(float(logpmf.mid()) * LOG2E)) - SCALE_BITS
     anchor = (logpmf - arb(E) * arb(2).log()).exp()
     a = float(anchor.mid())
-    e0 = float_up((abs(arb(a) - anchor) / anchor)) + U
+    e0 = float_up(abs(arb(a) - anchor) / anchor) + U
     # upward ratios (k -> k+1) and downward (k -> k-1), float
-    ku = np.arange(mode, hi, dtype=np.float64)            # k = mode .. hi-1
+    ku = np.arange(mode, hi, dtype=np.float64)  # k = mode .. hi-1
     up = ((m - ku) * p.ratio) / (ku + 1.0)
-    kd = np.arange(mode, lo, -1, dtype=np.float64)        # k = mode .. lo+1
+    kd = np.arange(mode, lo, -1, dtype=np.float64)  # k = mode .. lo+1
     dn = (kd * p.inv_ratio) / (m - kd + 1.0)
     # products from the anchor outward: every kept entry is the running product itself, so no
     # intermediate is subnormal before the floor ends the window (a product of ratios alone
     # would go subnormal long before the scaled entries reach the floor)
     right = np.cumprod(np.concatenate(([a], up)))[1:] if up.size else np.zeros(0)
     left = np.cumprod(np.concatenate(([a], dn)))[1:] if dn.size else np.zeros(0)
-    floor = 2.0 ** FLOOR_BITS
+    floor = 2.0**FLOOR_BITS
     # end the window where entries fall below 2^-1000 (never subnormal)
     if right.size and right[-1] < floor:
         cut = int(np.argmax(right < floor))
@@ -274,7 +291,7 @@ class Rows:
             self.held += size
         return row
 
-    def pool(self, kind: str) -> "Pool":
+    def pool(self, kind: str) -> Pool:
         """The family's pool of per-row tables of one kind (``inner``: :math:`F, F_2`;
         ``outer``: pmf; ``anchor``: pmf, :math:`F`, :math:`F_2`; see :func:`row_tables`)."""
         hit = self.pools.get(kind)
@@ -300,7 +317,7 @@ class Rows:
         for m in missing:
             row = self.get(m)
             off = pool.length
-            row_tables(row, kind, [a[off:off + row.size] for a in pool.arrays])
+            row_tables(row, kind, [a[off : off + row.size] for a in pool.arrays])
             pool.off[m] = off
             pool.length = off + row.size
             self.cache[m] = row.light()
@@ -335,7 +352,7 @@ def prefix_sums(flat: np.ndarray, start: np.ndarray, count: np.ndarray, first: n
     F = np.empty(len(start))
     G = np.empty(len(start))
     for t, (s0, c, k0) in enumerate(zip(start.tolist(), count.tolist(), first.tolist())):
-        seg = flat[s0:s0 + c]
+        seg = flat[s0 : s0 + c]
         F[t] = seg.sum()
         G[t] = np.dot(seg, np.arange(k0, k0 + c, dtype=np.float64))
     return F, G
@@ -354,11 +371,11 @@ def memory_floats() -> int:
     return 64_000_000
 
 
-POOL_FLOATS = memory_floats()          # floats (all arrays) of one pool; emptied beyond this
-ALL_POOLS_FLOATS = POOL_FLOATS * 3 // 2   # floats used by all pools; others are freed beyond
+POOL_FLOATS = memory_floats()  # floats (all arrays) of one pool; emptied beyond this
+ALL_POOLS_FLOATS = POOL_FLOATS * 3 // 2  # floats used by all pools; others are freed beyond
 
 
-def release_pools(keep: "Pool", need: int) -> None:
+def release_pools(keep: Pool, need: int) -> None:
     """Free the other families' pools while all pools would exceed :data:`ALL_POOLS_FLOATS`."""
     pools = [p for fam in _ROWS.values() for p in fam.pools.values() if p is not keep]
     used = need + sum(p.allocated() for p in pools)
@@ -404,7 +421,7 @@ class Pool:
             return
         grown = [np.empty(max(self.capacity(), self.length + need)) for _ in range(self.width)]
         for g, a in zip(grown, self.arrays):
-            g[:self.length] = a[:self.length]
+            g[: self.length] = a[: self.length]
         self.arrays = grown
 
 
@@ -415,8 +432,12 @@ def rows_for(p_ball: arb, bits_low: float, bits_high: float, comp: arb | None = 
     r"""The rows of :math:`\mathrm{Bin}(\cdot, \rho)`, ``p_ball`` enclosing :math:`\rho` and
     ``comp`` (if given) :math:`1-\rho`; cached under the exact balls (two different
     :math:`\rho` never share rows)."""
-    key = (_exact_key(p_ball), None if comp is None else _exact_key(comp),
-           round(bits_low, 3), round(bits_high, 3))
+    key = (
+        _exact_key(p_ball),
+        None if comp is None else _exact_key(comp),
+        round(bits_low, 3),
+        round(bits_high, 3),
+    )
     hit = _ROWS.get(key)
     if hit is None:
         if len(_ROWS) > 64:
@@ -427,8 +448,10 @@ def rows_for(p_ball: arb, bits_low: float, bits_high: float, comp: arb | None = 
 
 def _exact_key(ball: arb) -> tuple:
     """The ball's midpoint and radius as exact (mantissa, exponent) pairs."""
-    return (tuple(int(v) for v in ball.mid().man_exp()),
-            tuple(int(v) for v in ball.rad().man_exp()))
+    return (
+        tuple(int(v) for v in ball.mid().man_exp()),
+        tuple(int(v) for v in ball.rad().man_exp()),
+    )
 
 
 # ------------------------------------------------------------------ scaled sums
@@ -448,7 +471,7 @@ def _scaled_sum(mant: np.ndarray, expo: np.ndarray) -> tuple[arb, float]:
     Emax = int(expo.max())
     terms = np.ldexp(mant, (expo - Emax).astype(np.int64))
     s = float(np.sum(terms))
-    under = int(np.count_nonzero(terms < 2.0 ** -1022))
+    under = int(np.count_nonzero(terms < 2.0**-1022))
     g = gamma_n(mant.size) + 2 * U * (under > 0)
     hi = arb(s) * (1 + arb(g)) + arb(under) * arb(2) ** -1074
     hi = hi * arb(2) ** Emax
@@ -472,12 +495,14 @@ def _order(g_hi: np.ndarray) -> np.ndarray:
     """Positive atoms (by g_hi) decreasing, then non-positive increasing."""
     pos = np.where(g_hi > 0)[0]
     neg = np.where(g_hi <= 0)[0]
-    return np.concatenate([pos[np.argsort(-g_hi[pos], kind="stable")],
-                           neg[np.argsort(g_hi[neg], kind="stable")]]).astype(int)
+    return np.concatenate(
+        [pos[np.argsort(-g_hi[pos], kind="stable")], neg[np.argsort(g_hi[neg], kind="stable")]]
+    ).astype(int)
 
 
-def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | None = None,
-                           max_cells: int = MAX_CELLS) -> Positive:
+def expected_positive_part(
+    g_lo, g_hi, q, q0: float, n: int, *, bits: float | None = None, max_cells: int = MAX_CELLS
+) -> Positive:
     r"""Enclosure of :math:`\mathbb{E}[(\sum_{i\le n}G_i)_+]` for every law with atoms in
     ``[g_lo, g_hi]`` and probabilities ``q`` (taken as exact), zero with probability ``q0``.
 
@@ -502,22 +527,27 @@ def expected_positive_part(g_lo, g_hi, q, q0: float, n: int, *, bits: float | No
         raise ValueError("atoms must be finite")
     if np.any(g_hi > 0) and np.any(g_hi < 0):
         tail = mgf_upper_bound(g_hi, q, q0, n)
-        if tail < TINY_VALUE * n:      # below every documented delta: no sums needed
+        if tail < TINY_VALUE * n:  # below every documented delta: no sums needed
             return Positive(arb(0), arb(tail), arb(tail), 0, 0.0)
     if n > MAX_EXACT_N:
         raise OverflowError(f"n={n} is beyond the reach of the exact sums (n <= {MAX_EXACT_N:.0e})")
     big = float(np.max(np.maximum(np.abs(g_lo), np.abs(g_hi))))
     shift = 0
-    if big > 0 and not 2.0 ** -ATOM_SCALE_BITS <= big <= 2.0 ** ATOM_SCALE_BITS:
-        shift = math.frexp(big)[1]                      # big * 2^-shift in [1/2, 1)
+    if big > 0 and not 2.0**-ATOM_SCALE_BITS <= big <= 2.0**ATOM_SCALE_BITS:
+        shift = math.frexp(big)[1]  # big * 2^-shift in [1/2, 1)
         g_lo, g_hi = scaled_atoms(g_lo, g_hi, -shift)
     res = _expected_positive_part(g_lo, g_hi, q, q0, n, bits, max_cells, shift)
     if shift == 0:
         return res
     ctx.prec = 128
     f = arb(2) ** shift
-    return Positive(arb((res.lo * f).lower()), arb((res.hi * f).upper()),
-                    arb((res.budget * f).upper()), res.cells, res.bits)
+    return Positive(
+        arb((res.lo * f).lower()),
+        arb((res.hi * f).upper()),
+        arb((res.budget * f).upper()),
+        res.cells,
+        res.bits,
+    )
 
 
 def mgf_upper_bound(g_hi: np.ndarray, q: np.ndarray, q0: float, n: int) -> float:
@@ -538,7 +568,7 @@ def mgf_upper_bound(g_hi: np.ndarray, q: np.ndarray, q0: float, n: int) -> float
     if not big > 0:
         return math.inf
 
-    def objective(u: float) -> float:        # log of the bound at t = e^u, in floats
+    def objective(u: float) -> float:  # log of the bound at t = e^u, in floats
         with np.errstate(over="ignore", under="ignore"):
             x = math.exp(u) * g
             top = max(float(np.max(x)), 0.0)
@@ -561,20 +591,21 @@ def mgf_upper_bound(g_hi: np.ndarray, q: np.ndarray, q0: float, n: int) -> float
     u = c if fc < fd else d
     with ctx.workprec(128):
         t = arb(math.exp(u))
-        M = arb(float(q0)) + sum((arb(float(qi)) * (t * arb(float(gi))).exp()
-                                 for qi, gi in zip(w, g)), arb(0))
-        val = M ** n / (t * arb(1).exp())
+        M = arb(float(q0)) + sum(
+            (arb(float(qi)) * (t * arb(float(gi))).exp() for qi, gi in zip(w, g)), arb(0)
+        )
+        val = M**n / (t * arb(1).exp())
         return float_up(val) if val.is_finite() else math.inf
 
 
-ATOM_SCALE_BITS = 32    # atoms whose largest magnitude is outside [2^-32, 2^32] are rescaled
+ATOM_SCALE_BITS = 32  # atoms whose largest magnitude is outside [2^-32, 2^32] are rescaled
 
 
 def scaled_atoms(g_lo: np.ndarray, g_hi: np.ndarray, e: int) -> tuple[np.ndarray, np.ndarray]:
     """``(g_lo * 2^e, g_hi * 2^e)`` with every inexact (subnormal) result rounded outward,
     so the scaled intervals contain the exactly scaled ones; exact zeros stay zero."""
     lo, hi = np.ldexp(g_lo, e), np.ldexp(g_hi, e)
-    tiny = 2.0 ** -1022
+    tiny = 2.0**-1022
     lo = np.where((g_lo != 0) & (np.abs(lo) < tiny), np.nextafter(lo, -np.inf), lo)
     hi = np.where((g_hi != 0) & (np.abs(hi) < tiny), np.nextafter(hi, np.inf), hi)
     return lo, hi
@@ -600,8 +631,8 @@ def _expected_positive_part(g_lo, g_hi, q, q0, n, bits, max_cells, shift) -> Pos
     return _expected(g_lo, g_hi, q, (float(q0),), n, bits, max_cells, shift)
 
 
-NEGLIGIBLE = 1e-6      # sign-ambiguous atoms this small (relative to the largest) are absorbed
-ABSORB_REL = 1e-8      # ... when the additive term they cost is below this fraction of the value
+NEGLIGIBLE = 1e-6  # sign-ambiguous atoms this small (relative to the largest) are absorbed
+ABSORB_REL = 1e-8  # ... when the additive term they cost is below this fraction of the value
 
 
 def _negligible(g_lo: np.ndarray, g_hi: np.ndarray) -> np.ndarray:
@@ -611,7 +642,7 @@ def _negligible(g_lo: np.ndarray, g_hi: np.ndarray) -> np.ndarray:
     return (g_lo <= 0) & (g_hi >= 0) & (size <= NEGLIGIBLE * big)
 
 
-def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells, shift=0) -> "Positive | None":
+def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells, shift=0) -> Positive | None:
     r"""The enclosure with the sign-ambiguous tiny atoms moved into the zero mass.
 
     Write :math:`S = S' + Z`, :math:`S'` the sum with every user of an absorbed atom counted
@@ -628,10 +659,12 @@ def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells, shift=0) -> "Positive
     whose enumeration would only multiply the number of cells.
     """
     ctx.prec = 128
-    add_hi = arb(n) * sum((arb(float(a)) * arb(float(b)) for a, b in zip(q[tiny], g_hi[tiny])),
-                          arb(0))
-    add_lo = arb(n) * sum((arb(float(a)) * arb(float(-b)) for a, b in zip(q[tiny], g_lo[tiny])),
-                          arb(0))
+    add_hi = arb(n) * sum(
+        (arb(float(a)) * arb(float(b)) for a, b in zip(q[tiny], g_hi[tiny])), arb(0)
+    )
+    add_lo = arb(n) * sum(
+        (arb(float(a)) * arb(float(-b)) for a, b in zip(q[tiny], g_lo[tiny])), arb(0)
+    )
     parts = (float(q0),) + tuple(float(v) for v in q[tiny])
     keep = ~tiny
     if not np.any(g_hi[keep] > 0):
@@ -641,7 +674,7 @@ def _absorbed(g_lo, g_hi, q, q0, n, tiny, bits, max_cells, shift=0) -> "Positive
     else:
         base = _expected(g_lo[keep], g_hi[keep], q[keep], parts, n, bits, max_cells, shift)
     hi = arb((base.hi + add_hi).upper())
-    if float_up((add_hi + add_lo)) > ABSORB_REL * float_up(hi):
+    if float_up(add_hi + add_lo) > ABSORB_REL * float_up(hi):
         return None
     lo = base.lo - add_lo
     lo = arb(lo.lower()) if lo > 0 else arb(0)
@@ -666,13 +699,16 @@ def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells, shift: int = 0) -> P
         if bits is not None or b >= MAX_BITS:
             return res
         hi = res.hi.upper()
-        if (res.budget.upper() <= REL_TARGET * hi or hi == 0
-                or hi * arb(2) ** shift < TINY_VALUE * n):
+        if (
+            res.budget.upper() <= REL_TARGET * hi
+            or hi == 0
+            or hi * arb(2) ** shift < TINY_VALUE * n
+        ):
             if len(_BITS_HINT) > 256:
                 _BITS_HINT.clear()
             _BITS_HINT[hint_key] = b
             return res
-        need = float_up(((res.budget.upper() / (REL_TARGET * hi)).log() * LOG2E))
+        need = float_up((res.budget.upper() / (REL_TARGET * hi)).log() * LOG2E)
         # depths on a 32-bit grid, so that nearby evaluations share their rows
         b = min(MAX_BITS, 32.0 * math.ceil((b + max(32.0, need + 16.0)) / 32.0))
         floor = min(floor, float(res.hi.log().mid()) * LOG2E - b)
@@ -683,8 +719,8 @@ def _expected(g_lo, g_hi, q, q0: tuple, n, bits, max_cells, shift: int = 0) -> P
 #: depth gives a certified enclosure; this only saves passes.
 _BITS_HINT: dict = {}
 
-MAX_BOX = 1e11           # coarsen the law while its outer windows span more cells than this
-CHUNK_CELLS = 1_000_000     # children expanded at once
+MAX_BOX = 1e11  # coarsen the law while its outer windows span more cells than this
+CHUNK_CELLS = 1_000_000  # children expanded at once
 
 
 def _box(g_hi, q, n, bits) -> float:
@@ -740,28 +776,28 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     seq = levels + [inner]
     qa = [arb(float(v)) for v in qq]
     rest = sum((arb(float(v)) for v in q0), arb(0))
-    q0 = math.fsum(q0)               # float zero mass (heuristics and the settling bounds)
+    q0 = math.fsum(q0)  # float zero mass (heuristics and the settling bounds)
     exact_zero = rest == 0
     rhos, comps = {}, {}
-    for i in reversed(seq):          # rho_j = q_j / (q0 + sum of this and later atoms)
+    for i in reversed(seq):  # rho_j = q_j / (q0 + sum of this and later atoms)
         before = rest
         rest = rest + qa[i]
         rhos[i] = qa[i] / rest
-        comps[i] = before / rest     # 1 - rho_j without cancellation (rho_j may be 1 - 1e-35)
-    cu, cd = -float(gh[inner]), -float(gl[inner])   # |c| for the upper / lower direction
+        comps[i] = before / rest  # 1 - rho_j without cancellation (rho_j may be 1 - 1e-35)
+    cu, cd = -float(gh[inner]), -float(gl[inner])  # |c| for the upper / lower direction
 
     # state arrays: counts-driven partial sums (upper and lower atoms), users used, weight
     s = np.zeros(1, dtype=np.int64)
     xu = np.zeros(1)
     xd = np.zeros(1)
-    ab = np.zeros(1)                 # sum |g| N, for the float error of the partial sums
+    ab = np.zeros(1)  # sum |g| N, for the float error of the partial sums
     wm = np.full(1, 0.5)
     we = np.ones(1, dtype=np.int64)
-    kap = 0.0                        # relative error of the weights (upper direction)
-    budget_m, budget_e = [], []      # absolute tail terms of the upper bound (scaled pairs)
+    kap = 0.0  # relative error of the weights (upper direction)
+    budget_m, budget_e = [], []  # absolute tail terms of the upper bound (scaled pairs)
     settled = {"um": [], "ue": [], "dm": [], "de": [], "cells": [0, max_cells]}
     for pos, j in enumerate(levels):
-        later = [gh[i] for i in seq[pos + 1:]]
+        later = [gh[i] for i in seq[pos + 1 :]]
         positive = gh[j] > 0
         if positive:
             D = float(gh[j] - min(0.0, *later)) if later else float(gh[j])
@@ -802,29 +838,64 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
             wmd, wed = wm, we
         row_off = offs[inv]
         runs = None
-        if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1:]:
+        if not positive and pos + 1 < len(seq) - 0 and seq[pos + 1 :]:
             runs = gamma_n(max(row.size for row in rl) + 4)
         cum = np.cumsum(widths)
         parts = []
         first = 0
         while first < s.size:
-            last = int(np.searchsorted(cum, (cum[first - 1] if first else 0) + CHUNK_CELLS,
-                                       side="right"))
+            last = int(
+                np.searchsorted(cum, (cum[first - 1] if first else 0) + CHUNK_CELLS, side="right")
+            )
             last = max(last, first + 1)
             sl = slice(first, last)
-            parts.append(_expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab,
-                                 wm, we, wmd, wed, gh[j], gl[j], seq[pos + 1:], gl, gh, qq, q0,
-                                 n, r, bits, kap, floor, settled, budget_m, budget_e, runs))
+            parts.append(
+                _expand(
+                    sl,
+                    widths,
+                    lo_of,
+                    E_of,
+                    rlo,
+                    rhi,
+                    row_off,
+                    flat,
+                    s,
+                    xu,
+                    xd,
+                    ab,
+                    wm,
+                    we,
+                    wmd,
+                    wed,
+                    gh[j],
+                    gl[j],
+                    seq[pos + 1 :],
+                    gl,
+                    gh,
+                    qq,
+                    q0,
+                    n,
+                    r,
+                    bits,
+                    kap,
+                    floor,
+                    settled,
+                    budget_m,
+                    budget_e,
+                    runs,
+                )
+            )
             first = last
-        s, xu, xd, ab, wm, we, wmd, wed = (np.concatenate([pt[i] for pt in parts])
-                                             for i in range(8))
+        s, xu, xd, ab, wm, we, wmd, wed = (
+            np.concatenate([pt[i] for pt in parts]) for i in range(8)
+        )
         del hi_of
         if s.size == 0:
             break
     if not levels:
         wmd, wed = wm, we
     # ------------------------------------------------------------- inner level
-    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)          # float error of the partial sums
+    ex = 4 * (r + 2) * U * ab * (1 + 1e-9)  # float error of the partial sums
     if s.size == 0:
         hu_m = hu_e = hd_m = hd_e = np.zeros(0)
         hu_e = hd_e = np.zeros(0, dtype=np.int64)
@@ -840,7 +911,7 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     else:
         rows = rows_for(rhos[inner], bits, SHALLOW_BITS, comps[inner])
         hu_m, hu_e, hd_m, hd_e, kF, extra = _inner(rows, n - s, xu + ex, xd - ex, cu, cd, n)
-    if extra is not None:                           # absolute pieces of the upper bound
+    if extra is not None:  # absolute pieces of the upper bound
         tm, te = np.frexp(wm[extra[0]] * extra[1])
         budget_m.append(tm)
         budget_e.append(we[extra[0]] + te + extra[2])
@@ -868,9 +939,9 @@ def _evaluate(g_lo, g_hi, q, q0, n, bits, max_cells, floor) -> Positive:
     return Positive(arb(lo_val), arb(hi.upper()), bud, int(s.size), bits)
 
 
-INNER_CHUNK = 4_000_000     # floats of row tables held at once
-ANCHOR_SPAN = 32            # inner rows m = M - t, 0 <= t < 32, are derived from the row M
-ANCHOR_MIN_ROWS = 8 * ANCHOR_SPAN   # with fewer distinct inner rows every row is tabulated
+INNER_CHUNK = 4_000_000  # floats of row tables held at once
+ANCHOR_SPAN = 32  # inner rows m = M - t, 0 <= t < 32, are derived from the row M
+ANCHOR_MIN_ROWS = 8 * ANCHOR_SPAN  # with fewer distinct inner rows every row is tabulated
 
 
 @dataclass
@@ -887,15 +958,22 @@ class InnerResult:
     ext_E: list = field(default_factory=list)
 
     @classmethod
-    def empty(cls, size: int) -> "InnerResult":
-        return cls(np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size),
-                   np.zeros(size, dtype=np.int64))
+    def empty(cls, size: int) -> InnerResult:
+        return cls(
+            np.zeros(size),
+            np.zeros(size, dtype=np.int64),
+            np.zeros(size),
+            np.zeros(size, dtype=np.int64),
+        )
 
     def tuple(self):
         extra = None
         if self.ext_i:
-            extra = (np.concatenate(self.ext_i), np.concatenate(self.ext_v),
-                     np.concatenate(self.ext_E))
+            extra = (
+                np.concatenate(self.ext_i),
+                np.concatenate(self.ext_v),
+                np.concatenate(self.ext_E),
+            )
         return self.hu_m, self.hu_e, self.hd_m, self.hd_e, self.kF, extra
 
 
@@ -942,11 +1020,26 @@ def _floor_ratio(x, c):
     """``(pos, ratio, Kt)``: cells with ``x > 0``, ``x/c`` and its floor (capped at 2^52)."""
     pos = x > 0
     ratio = np.where(pos, x / c, 0.0)
-    return pos, ratio, np.floor(np.minimum(ratio, 2.0 ** 52)).astype(np.int64)
+    return pos, ratio, np.floor(np.minimum(ratio, 2.0**52)).astype(np.int64)
 
 
-def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, inside, above,
-                 below, g: dict, lookup, mprime_c, rho_lo: float, rho_hi: float) -> None:
+def _cell_bounds(
+    res: InnerResult,
+    up: bool,
+    cells,
+    x,
+    c: float,
+    ratio,
+    Kt,
+    inside,
+    above,
+    below,
+    g: dict,
+    lookup,
+    mprime_c,
+    rho_lo: float,
+    rho_hi: float,
+) -> None:
     r"""The enclosure of :math:`h(x, m')` of one direction for a group of cells.
 
     ``g`` holds per-row arrays (cell ``i`` reads row ``g["index"][i]``): the window ``lo``,
@@ -956,7 +1049,7 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
     below); ``lookup(K, dK, up, w)`` gives the windowed :math:`F(K)` and :math:`F_2(K-1)` of
     the inside cells ``w`` (the module docstring's formula at :math:`K=\tilde K+dK`)."""
     gi = g["index"]
-    w = np.where(inside)[0]                # the formula is needed only inside the window
+    w = np.where(inside)[0]  # the formula is needed only inside the window
     wi = gi[w]
     lo, kr, t_lo, xw = g["lo"][wi], g["kr"][wi], g["t_lo"][wi], x[w]
     m_lo = g["m_lo"][wi]
@@ -971,13 +1064,15 @@ def _cell_bounds(res: InnerResult, up: bool, cells, x, c: float, ratio, Kt, insi
         if up:
             Fu = (Fi + t_lo) * (1 + kr)
             Au = A + eA
-            term = np.where(Au >= 0, Au * Fu, Au * Fi * (1 - kr)) \
-                + c * (F2i * (1 + kr) + m_lo + np.maximum(i, 0) * t_lo)
+            term = np.where(Au >= 0, Au * Fu, Au * Fi * (1 - kr)) + c * (
+                F2i * (1 + kr) + m_lo + np.maximum(i, 0) * t_lo
+            )
             term = term * (1 + 8 * U)
         else:
             Ad = A - eA
-            term = np.where(Ad >= 0, Ad * Fi * (1 - kr), Ad * (Fi + t_lo) * (1 + kr)) \
-                + c * F2i * (1 - kr)
+            term = np.where(Ad >= 0, Ad * Fi * (1 - kr), Ad * (Fi + t_lo) * (1 + kr)) + c * F2i * (
+                1 - kr
+            )
             term = term * (1 - 8 * U)
         best = np.maximum(best, term)
     mi, ei = np.frexp(best)
@@ -1030,7 +1125,7 @@ def row_chunks(rows: Rows, uniq: np.ndarray, inv: np.ndarray):
     t0 = 0
     for chunk in chunks:
         t = t0 + len(chunk)
-        cells = order[starts[t0]:starts[t]]
+        cells = order[starts[t0] : starts[t]]
         yield chunk, cells, inv[cells] - t0
         t0 = t
 
@@ -1041,8 +1136,16 @@ def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> 
         tb = _chunk_tables(rows, chunk)
         sizes, offs, F, F2, kap_r = tb["sizes"], tb["offs"], tb["F"], tb["F2"], tb["kap_r"]
         res.kF = max(res.kF, float(kap_r.max()))
-        g = dict(index=ri, lo=tb["lo"], E=tb["E"], kr=kap_r, t_lo=tb["t_lo"], m_lo=tb["m_lo"],
-                 t_hi=tb["t_hi"], p_lo1=tb["t_lo"] + tb["p0"])   # P(W <= lo)
+        g = dict(
+            index=ri,
+            lo=tb["lo"],
+            E=tb["E"],
+            kr=kap_r,
+            t_lo=tb["t_lo"],
+            m_lo=tb["m_lo"],
+            t_hi=tb["t_hi"],
+            p_lo1=tb["t_lo"] + tb["p0"],
+        )  # P(W <= lo)
         lo, hi = tb["lo"][ri], tb["hi"][ri]
 
         def lookup(K, dK, up, w):
@@ -1063,11 +1166,26 @@ def _inner_tabulated(rows: Rows, mprime, uniq, inv, x_up, x_dn, cu, cd, res) -> 
         for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
             x = xs[cells]
             pos, ratio, Kt = _floor_ratio(x, c)
-            above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi + 1))
+            above = pos & ((ratio >= 2.0**52) | (Kt >= hi + 1))
             below = pos & ~above & (Kt <= lo - 1)
             inside = pos & ~above & ~below
-            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
-                         mprime_c, rows.p.lo, rows.p.hi)
+            _cell_bounds(
+                res,
+                up,
+                cells,
+                x,
+                c,
+                ratio,
+                Kt,
+                inside,
+                above,
+                below,
+                g,
+                lookup,
+                mprime_c,
+                rows.p.lo,
+                rows.p.hi,
+            )
 
 
 def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> None:
@@ -1106,35 +1224,54 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
         tb = _chunk_tables(rows, chunk, kind="anchor")
         P, F, F2 = tb["P"], tb["F"], tb["F2"]
         kap_a = tb["kap_r"]
-        kr_row = ((1 + kap_a) * (1 + step_err) * (1 + p.rho_err + 2 * U) ** 2
-                  * (1 + gamma_n(2 * T + 4)) ** 3 * (1 + 1e-12) - 1)
+        kr_row = (1 + kap_a) * (1 + step_err) * (1 + p.rho_err + 2 * U) ** 2 * (
+            1 + gamma_n(2 * T + 4)
+        ) ** 3 * (1 + 1e-12) - 1
         res.kF = max(res.kF, float(kr_row.max()))
         lo_r, hi_r, offs = tb["lo"], tb["hi"], tb["offs"]
         Mr = np.array([row.m for row in chunk], dtype=np.int64)
         # per anchor: P(W > hi - 3) at M, and the j = lo walk down to M - T + 1
-        tail3 = np.array([P[o + max(h - l - 2, 0):o + h - l + 1].sum() for o, l, h in
-                          zip(offs, lo_r, hi_r)]) * (1 + tb["kap_row"]) * (1 + 4 * U) + tb["t_hi"]
+        tail3 = (
+            np.array(
+                [
+                    P[o + max(h - l - 2, 0) : o + h - l + 1].sum()
+                    for o, l, h in zip(offs, lo_r, hi_r)
+                ]
+            )
+            * (1 + tb["kap_row"])
+            * (1 + 4 * U)
+            + tb["t_hi"]
+        )
         t_c = tt[cells]
         # the lowest row a block may hold: M - (T - 1), or row 0 (the walk's k stays >= 1)
         t_max = np.minimum(T - 1, Mr)
-        wF, wF2 = _walk(P[offs], F[offs], F2[offs], Mr.astype(np.float64),
-                        lo_r.astype(np.float64), t_max, p)
-        PL = (wF + tb["t_lo"]) * (1 + kr_row)                       # >= P_m(W <= lo)
+        wF, wF2 = _walk(
+            P[offs], F[offs], F2[offs], Mr.astype(np.float64), lo_r.astype(np.float64), t_max, p
+        )
+        PL = (wF + tb["t_lo"]) * (1 + kr_row)  # >= P_m(W <= lo)
         mlo_top = (wF2 + tb["m_lo"] + tb["t_lo"] * (1 + p.hi * t_max)) * (1 + kr_row)
         lo, hi = lo_r[ai], hi_r[ai]
-        g = dict(index=ai, lo=lo_r, E=tb["E"], kr=kr_row, t_lo=tb["t_lo"], t_hi=tail3,
-                 p_lo1=PL, t=t_c,
-                 # i >= 1 needs m_lo(M) + rho t t_lo; i = 0 needs F2_m(lo - 1) <= mlo_top
-                 m_lo=(tb["m_lo"] + mlo_top) * (1 + 1e-12),
-                 m_lo_slope=p.hi * tb["t_lo"] * (1 + 1e-12))
+        g = dict(
+            index=ai,
+            lo=lo_r,
+            E=tb["E"],
+            kr=kr_row,
+            t_lo=tb["t_lo"],
+            t_hi=tail3,
+            p_lo1=PL,
+            t=t_c,
+            # i >= 1 needs m_lo(M) + rho t t_lo; i = 0 needs F2_m(lo - 1) <= mlo_top
+            m_lo=(tb["m_lo"] + mlo_top) * (1 + 1e-12),
+            m_lo_slope=p.hi * tb["t_lo"] * (1 + 1e-12),
+        )
         mprime_c = mprime[cells]
         for up, xs, c in ((True, x_up, cu), (False, x_dn, cd)):
             x = xs[cells]
             pos, ratio, Kt = _floor_ratio(x, c)
-            above = pos & ((ratio >= 2.0 ** 52) | (Kt >= hi - 2))
+            above = pos & ((ratio >= 2.0**52) | (Kt >= hi - 2))
             below = pos & ~above & (Kt <= lo)
             inside = pos & ~above & ~below
-            w = np.where(inside)[0]            # the same cells _cell_bounds reads
+            w = np.where(inside)[0]  # the same cells _cell_bounds reads
             lw, aw = lo[w], ai[w]
             # the four counts K~-2 .. K~+1 of each inside cell, walked together
             j = np.clip(Kt[w] + np.arange(-2, 2)[:, None], lw, hi[w])
@@ -1145,8 +1282,23 @@ def _inner_anchored(rows: Rows, mprime, x_up, x_dn, cu, cd, res, n_top: int) -> 
                 q = dK + 2
                 return K, cols_F[q], np.where(K - lw >= 1, cols_F2[q - 1], 0.0)
 
-            _cell_bounds(res, up, cells, x, c, ratio, Kt, inside, above, below, g, lookup,
-                         mprime_c, p.lo, p.hi)
+            _cell_bounds(
+                res,
+                up,
+                cells,
+                x,
+                c,
+                ratio,
+                Kt,
+                inside,
+                above,
+                below,
+                g,
+                lookup,
+                mprime_c,
+                p.lo,
+                p.hi,
+            )
 
 
 def _walk(pmf, F, F2, M, j, steps, p: Param):
@@ -1161,7 +1313,7 @@ def _walk(pmf, F, F2, M, j, steps, p: Param):
     st = np.asarray(steps)[order]
     top = int(st[0]) if st.size else 0
     for s in range(1, top + 1):
-        act = int(np.searchsorted(-st, -s, side="right"))   # st sorted descending
+        act = int(np.searchsorted(-st, -s, side="right"))  # st sorted descending
         k = M[:act] - (s - 1)
         pmf[..., :act] *= np.maximum(k - j[..., :act], 0.0) / k * p.inv_q
         F[..., :act] += p.rho * pmf[..., :act]
@@ -1182,16 +1334,20 @@ def _chunk_tables(rows: Rows, chunk: list, kind: str = "inner") -> dict:
     rhi = np.array([row.r_hi for row in chunk])
     p0 = np.array([row.first for row in chunk]) * (1 + kap_row)
     pe = np.array([row.last for row in chunk]) * (1 + kap_row)
-    return dict(sizes=sizes, offs=offs, kap_row=kap_row, **tabs,
-                kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.size)) ** 2 - 1
-                                for row in chunk]),
-                lo=np.array([row.lo for row in chunk], dtype=np.int64),
-                hi=np.array([row.hi for row in chunk], dtype=np.int64),
-                E=np.array([row.E for row in chunk], dtype=np.int64),
-                p0=p0,
-                t_lo=p0 * rlo / (1 - rlo) * (1 + 1e-12),
-                m_lo=p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12),
-                t_hi=pe * rhi / (1 - rhi) * (1 + 1e-12))            # P(W > hi)
+    return dict(
+        sizes=sizes,
+        offs=offs,
+        kap_row=kap_row,
+        **tabs,
+        kap_r=np.array([(1 + row.kappa) * (1 + gamma_n(row.size)) ** 2 - 1 for row in chunk]),
+        lo=np.array([row.lo for row in chunk], dtype=np.int64),
+        hi=np.array([row.hi for row in chunk], dtype=np.int64),
+        E=np.array([row.E for row in chunk], dtype=np.int64),
+        p0=p0,
+        t_lo=p0 * rlo / (1 - rlo) * (1 + 1e-12),
+        m_lo=p0 * rlo / (1 - rlo) ** 2 * (1 + 1e-12),
+        t_hi=pe * rhi / (1 - rhi) * (1 + 1e-12),
+    )  # P(W > hi)
 
 
 def _settle(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, wm, we, wmd, wed, bits, settled):
@@ -1239,8 +1395,7 @@ def later_law(later, gl, gh, qq, q0):
         var = float(np.dot(p, gg * gg)) - mu * mu
         scale = float(np.dot(p, np.abs(gg)))
         b = max(float(np.max(np.abs(gg - mu))), abs(mu)) * (1 + 1e-9) + 1e-300
-        out[tag] = (mu, max(var, 0.0) * (1 + 1e-9) + 4 * U * scale * scale, b,
-                    1e-12 * scale)
+        out[tag] = (mu, max(var, 0.0) * (1 + 1e-9) + 4 * U * scale * scale, b, 1e-12 * scale)
     return out
 
 
@@ -1281,7 +1436,7 @@ def settle_tests(later, gl, gh, qq, q0, n, s, xu, xd, ab, r, bits):
     D_dn = (xd - ex + m * (mu_d - dmu_d)) * (1 - 4 * U) - 4 * U * np.abs(m * mu_d)
     tail = bernstein_excess(D_up, V, b_u)
     with np.errstate(invalid="ignore"):
-        lin = (D_up > 0) & (D_dn > 0) & (tail <= 2.0 ** -bits * D_up)
+        lin = (D_up > 0) & (D_dn > 0) & (tail <= 2.0**-bits * D_up)
     lin &= ~dead
     return dead, lin, D_up, D_dn, tail
 
@@ -1300,20 +1455,81 @@ def small_bound(later, gl, gh, qq, q0, n, s, xu, ab, r):
     return np.where(dead, 0.0, bound)
 
 
-def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm, we, wmd, wed,
-            gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, kap, floor, settled, budget_m,
-            budget_e, runs=None):
+def _expand(
+    sl,
+    widths,
+    lo_of,
+    E_of,
+    rlo,
+    rhi,
+    row_off,
+    flat,
+    s,
+    xu,
+    xd,
+    ab,
+    wm,
+    we,
+    wmd,
+    wed,
+    gj_hi,
+    gj_lo,
+    later,
+    gl,
+    gh,
+    qq,
+    q0,
+    n,
+    r,
+    bits,
+    kap,
+    floor,
+    settled,
+    budget_m,
+    budget_e,
+    runs=None,
+):
     """Children of the parents ``sl`` at one level: weights, partial sums; settle and prune.
 
     With ``runs`` (a non-positive level), the settled runs at both ends of each parent's
     window are not expanded (:func:`_settled_runs`); only the children between are."""
     base = np.arange(s.size)[sl]
-    first = np.zeros(base.size, dtype=np.int64)          # first child (relative to lo)
+    first = np.zeros(base.size, dtype=np.int64)  # first child (relative to lo)
     w = widths[sl]
     if runs is not None and later:
-        first, w = _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu,
-                                 xd, ab, wm, we, wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0,
-                                 n, r, bits, settled, floor, budget_m, budget_e, kap)
+        first, w = _settled_runs(
+            base,
+            widths,
+            lo_of,
+            E_of,
+            rlo,
+            row_off,
+            flat,
+            runs,
+            s,
+            xu,
+            xd,
+            ab,
+            wm,
+            we,
+            wmd,
+            wed,
+            gj_hi,
+            gj_lo,
+            later,
+            gl,
+            gh,
+            qq,
+            q0,
+            n,
+            r,
+            bits,
+            settled,
+            floor,
+            budget_m,
+            budget_e,
+            kap,
+        )
     total = int(w.sum())
     settled["cells"][0] += total
     if settled["cells"][0] > settled["cells"][1]:
@@ -1336,11 +1552,13 @@ def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm,
     cxd = xd[idx] + gj_lo * kkf
     cab = ab[idx] + max(abs(gj_hi), abs(gj_lo)) * kkf
     cs = s[idx] + kk
-    keep = _settle(later, gl, gh, qq, q0, n, cs, cxu, cxd, cab, r, cwm, cwe, cdm, cde, bits,
-                   settled)
+    keep = _settle(
+        later, gl, gh, qq, q0, n, cs, cxu, cxd, cab, r, cwm, cwe, cdm, cde, bits, settled
+    )
     if keep is not None:
-        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
-                                                 (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
+        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (
+            a[keep] for a in (cs, cxu, cxd, cab, cwm, cwe, cdm, cde)
+        )
     # prune states whose whole possible contribution w (x_+ + gmax_rem m_rem) is below
     # 2^floor; the dropped bounds go to the budget (upper bound only)
     gmax_rem = max(0.0, *[gh[i] for i in later]) if later else 0.0
@@ -1352,14 +1570,45 @@ def _expand(sl, widths, lo_of, E_of, rlo, rhi, row_off, flat, s, xu, xd, ab, wm,
         budget_m.append(cm[small])
         budget_e.append(ce[small])
         keep = ~small
-        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (a[keep] for a in
-                                                 (cs, cxu, cxd, cab, cwm, cwe, cdm, cde))
+        cs, cxu, cxd, cab, cwm, cwe, cdm, cde = (
+            a[keep] for a in (cs, cxu, cxd, cab, cwm, cwe, cdm, cde)
+        )
     return cs, cxu, cxd, cab, cwm, cwe, cdm, cde
 
 
-def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd, ab, wm, we,
-                  wmd, wed, gj_hi, gj_lo, later, gl, gh, qq, q0, n, r, bits, settled,
-                  floor=-math.inf, budget_m=None, budget_e=None, kap=0.0):
+def _settled_runs(
+    base,
+    widths,
+    lo_of,
+    E_of,
+    rlo,
+    row_off,
+    flat,
+    runs,
+    s,
+    xu,
+    xd,
+    ab,
+    wm,
+    we,
+    wmd,
+    wed,
+    gj_hi,
+    gj_lo,
+    later,
+    gl,
+    gh,
+    qq,
+    q0,
+    n,
+    r,
+    bits,
+    settled,
+    floor=-math.inf,
+    budget_m=None,
+    budget_e=None,
+    kap=0.0,
+):
     r"""Settle whole runs of children of a non-positive level without expanding them.
 
     For a parent with window :math:`[lo, hi]` let :math:`S_k` be the sum given :math:`k` users of
@@ -1406,8 +1655,20 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
 
     def tests(k, i=slice(None)):
         kf = k.astype(np.float64)
-        return settle_tests(later, gl, gh, qq, q0, n, sp[i] + k, xup[i] + gj_hi * kf,
-                            xdp[i] + gj_lo * kf, abp[i] + G_abs * kf, r, bits)
+        return settle_tests(
+            later,
+            gl,
+            gh,
+            qq,
+            q0,
+            n,
+            sp[i] + k,
+            xup[i] + gj_hi * kf,
+            xdp[i] + gj_lo * kf,
+            abp[i] + G_abs * kf,
+            r,
+            bits,
+        )
 
     def bisect(a, b, pred):
         """Per parent: a where pred is known false (or a sentinel), b where it is true."""
@@ -1427,8 +1688,9 @@ def _settled_runs(base, widths, lo_of, E_of, rlo, row_off, flat, runs, s, xu, xd
 
     def negligible(k, i=slice(None)):
         kf = k.astype(np.float64)
-        bound = small_bound(later, gl, gh, qq, q0, n, sp[i] + k, xup[i] + gj_hi * kf,
-                            abp[i] + G_abs * kf, r)
+        bound = small_bound(
+            later, gl, gh, qq, q0, n, sp[i] + k, xup[i] + gj_hi * kf, abp[i] + G_abs * kf, r
+        )
         with np.errstate(divide="ignore"):
             return (log_w[i] + np.log2(bound) < floor) | (bound == 0), bound
 

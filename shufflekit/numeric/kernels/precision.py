@@ -12,9 +12,11 @@ r"""Arbitrary-precision evaluation of derived results (mpmath).
   :math:`\log\bar\Phi(a-b) + \log(1 - e^{\varepsilon + \log\bar\Phi(a+b) - \log\bar\Phi(a-b)})`,
   right to the requested digits even when :math:`\delta \approx 10^{-300}`.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import mpmath as mp
 import sympy as sp
@@ -42,20 +44,32 @@ def _as_expr(obj: Any) -> sp.Expr:
 
 def _eval_once(expr: sp.Expr, values: Mapping, prec_dps: int) -> mp.mpf:
     with mp.workdps(prec_dps):
-        subs = {k: sp.Float(mp.nstr(mp.mpf(v) if not isinstance(v, sp.Basic) else
-                                    mp.mpf(sp.N(v, prec_dps)), prec_dps), prec_dps)
-                if not (isinstance(v, sp.Basic) and v.is_Rational) and not isinstance(v, int)
-                else sp.sympify(v) for k, v in values.items()}
+        subs = {
+            k: sp.Float(
+                mp.nstr(
+                    mp.mpf(v) if not isinstance(v, sp.Basic) else mp.mpf(sp.N(v, prec_dps)),
+                    prec_dps,
+                ),
+                prec_dps,
+            )
+            if not (isinstance(v, sp.Basic) and v.is_Rational) and not isinstance(v, int)
+            else sp.sympify(v)
+            for k, v in values.items()
+        }
         e = expr.subs(subs)
         if e.free_symbols:
-            raise ValueError(f"free symbols left after substitution: {sorted(map(str, e.free_symbols))}")
+            raise ValueError(
+                f"free symbols left after substitution: {sorted(map(str, e.free_symbols))}"
+            )
         val = sp.N(e, prec_dps)
         if not val.is_real and not val.is_Number:
             raise ValueError(f"the expression does not evaluate to a real number: {val}")
         return mp.mpf(sp.re(val).evalf(prec_dps)._mpf_) if val.is_Float else mp.mpf(str(sp.re(val)))
 
 
-def evaluate(obj: Any, values: Mapping | None = None, dps: int = 30, guard: int = GUARD_DIGITS) -> mp.mpf:
+def evaluate(
+    obj: Any, values: Mapping | None = None, dps: int = 30, guard: int = GUARD_DIGITS
+) -> mp.mpf:
     """Value of a derivation / expression / series at ``values``, correct to ``dps`` digits.
 
     sympy's ``N`` already evaluates with adaptive internal precision; on top of
@@ -108,8 +122,10 @@ def log_gaussian_profile(epsilon: Any, sigma: Any, n: Any, dps: int = 30) -> mp.
     for name, v in (("epsilon", epsilon), ("sigma", sigma), ("n", n)):
         fv = float(v)
         if not (fv == fv) or fv < 0 or (name != "epsilon" and fv == 0):
-            raise ValueError(f"{name}={v!r} is not allowed; allowed range "
-                             f"{'[0, inf)' if name == 'epsilon' else '(0, inf)'}")
+            raise ValueError(
+                f"{name}={v!r} is not allowed; allowed range "
+                f"{'[0, inf)' if name == 'epsilon' else '(0, inf)'}"
+            )
     g = GUARD_DIGITS
     prev = None
     while True:
@@ -121,7 +137,7 @@ def log_gaussian_profile(epsilon: Any, sigma: Any, n: Any, dps: int = 30) -> mp.
             lb = log_ndtr_complement(a + b, dps + g)
             diff = e + lb - la
             val = la + mp.log(-mp.expm1(diff)) if diff < 0 else None
-        if val is None:              # the two tails agree to all working digits: more digits
+        if val is None:  # the two tails agree to all working digits: more digits
             g *= 2
             if dps + g > MAX_DPS:
                 raise ValueError(f"could not resolve the profile below {MAX_DPS} working digits")
@@ -146,4 +162,6 @@ def template(n: Any, epsilon: Any, chi: Any, dps: int = 30) -> mp.mpf:
     r""":math:`f_{n,\varepsilon}(\chi)` of Takagi-Liew 2026, Lemma 2.6, evaluated by mpmath."""
     with mp.workdps(dps + GUARD_DIGITS):
         n, e, c = mp.mpf(n), mp.mpf(epsilon), mp.mpf(chi)
-        return mp.exp(-c ** 2 * e ** 2 * n / 2) / (mp.sqrt(2 * mp.pi) * c ** 3 * e ** 2 * n ** mp.mpf(1.5))
+        return mp.exp(-(c**2) * e**2 * n / 2) / (
+            mp.sqrt(2 * mp.pi) * c**3 * e**2 * n ** mp.mpf(1.5)
+        )

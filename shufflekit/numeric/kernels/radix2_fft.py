@@ -101,6 +101,7 @@ computed laws :math:`\hat a, \hat b` with errors :math:`e_a, e_b` is within
 :math:`e_{\rm fft} + e_a\|b\|_1 + (\|a\|_1 + e_a)e_b` of the exact :math:`a*b` (the callers
 add these propagation terms).
 """
+
 from __future__ import annotations
 
 import functools
@@ -113,21 +114,21 @@ from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.bound import round_up
 
 #: unit round-off of float64 (round to nearest)
-UNIT = 2.0 ** -53
+UNIT = 2.0**-53
 #: bound on the absolute (underflow) error of one float64 operation: :math:`2^{-1022}`, the
 #: smallest normal number; it covers gradual underflow and flush-to-zero alike
-UNDERFLOW = 2.0 ** -1022
+UNDERFLOW = 2.0**-1022
 #: longest transform accepted (128 MB per complex128 array)
 MAX_FFT = 1 << 23
 #: :func:`convolve` sums directly when the shorter input has at most this many cells
 DIRECT_MAX = 48
 #: largest l1 norm of a convolution input (no overflow anywhere, module docstring step 0)
-MAX_MASS = 2.0 ** 100
+MAX_MASS = 2.0**100
 #: Arb working precision of the twiddle factors and the largest radius accepted for them
 TWIDDLE_PREC = 128
-TWIDDLE_RADIUS = 2.0 ** -100
+TWIDDLE_RADIUS = 2.0**-100
 #: proven bound on :math:`|\hat w - \omega|` for every twiddle factor (module docstring, step 1)
-MU_TWIDDLE = 2 * UNIT + 2.0 ** -99
+MU_TWIDDLE = 2 * UNIT + 2.0**-99
 
 
 def gamma(k: int) -> float:
@@ -144,7 +145,7 @@ def bit_reversal(N: int) -> np.ndarray:
     rev = np.zeros(N, dtype=np.int64)
     for b in range(t):
         rev |= ((idx >> b) & 1) << (t - 1 - b)
-    rev.flags.writeable = False                         # shared by the cache
+    rev.flags.writeable = False  # shared by the cache
     return rev
 
 
@@ -168,7 +169,7 @@ def twiddles(N: int) -> tuple[np.ndarray, np.ndarray]:
     ctx.prec = TWIDDLE_PREC
     try:
         for j in range(c1.size):
-            s, c = arb(fmpq(2 * j, N)).sin_cos_pi()      # (sin, cos)
+            s, c = arb(fmpq(2 * j, N)).sin_cos_pi()  # (sin, cos)
             if not (float(c.rad()) <= TWIDDLE_RADIUS and float(s.rad()) <= TWIDDLE_RADIUS):
                 raise CannotCertify(f"twiddle factor {j}/{N} not resolved by Arb")
             c1[j], s1[j] = float(c.mid()), float(s.mid())
@@ -178,12 +179,12 @@ def twiddles(N: int) -> tuple[np.ndarray, np.ndarray]:
         c1.flags.writeable = s1.flags.writeable = False
         return c1, s1
     cos, sin = np.empty(half), np.empty(half)
-    cos[:m + 1], sin[:m + 1] = c1, s1
-    j = np.arange(m + 1, q + 1)            # pi/4 < theta <= pi/2
+    cos[: m + 1], sin[: m + 1] = c1, s1
+    j = np.arange(m + 1, q + 1)  # pi/4 < theta <= pi/2
     cos[j], sin[j] = s1[q - j], c1[q - j]
-    j = np.arange(q + 1, half)             # pi/2 < theta < pi
+    j = np.arange(q + 1, half)  # pi/2 < theta < pi
     cos[j], sin[j] = -sin[j - q], cos[j - q]
-    cos.flags.writeable = sin.flags.writeable = False     # shared by the cache
+    cos.flags.writeable = sin.flags.writeable = False  # shared by the cache
     return cos, sin
 
 
@@ -204,16 +205,16 @@ def radix2_dft(re: np.ndarray, im: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if N < 1 or N & (N - 1) or im.size != N:
         raise InvalidParameter("len(x)", (re.size, im.size), "equal lengths, a power of two")
     perm = bit_reversal(N)
-    xr, xi = re[perm], im[perm]                       # P_N x (exact)
+    xr, xi = re[perm], im[perm]  # P_N x (exact)
     cos, sin = twiddles(N)
     yr, yi = np.empty(N), np.empty(N)
     h = 1
     while h < N:
         r = N // (2 * h)
-        wr, wi = cos[::r], -sin[::r]                  # omega_L^j = cos - i sin, j < h (exact)
+        wr, wi = cos[::r], -sin[::r]  # omega_L^j = cos - i sin, j < h (exact)
         Xr, Xi = xr.reshape(r, 2, h), xi.reshape(r, 2, h)
         ur, ui, vr, vi = Xr[:, 0], Xi[:, 0], Xr[:, 1], Xi[:, 1]
-        pr = vr * wr - vi * wi                        # fl(fl(vr wr) - fl(vi wi))
+        pr = vr * wr - vi * wi  # fl(fl(vr wr) - fl(vi wi))
         pi = vr * wi + vi * wr
         Yr, Yi = yr.reshape(r, 2, h), yi.reshape(r, 2, h)
         np.add(ur, pr, out=Yr[:, 0])
@@ -231,8 +232,8 @@ def sqrt_up(x: Fraction) -> Fraction:
     if x <= 0:
         return Fraction(0)
     k = 80 + max(0, (x.denominator.bit_length() - x.numerator.bit_length()) // 2 + 1)
-    s = math.isqrt(math.ceil(x * 4 ** k))        # s**2 <= ceil(x 4^k) < (s+1)**2
-    return Fraction(s + 1, 2 ** k)
+    s = math.isqrt(math.ceil(x * 4**k))  # s**2 <= ceil(x 4^k) < (s+1)**2
+    return Fraction(s + 1, 2**k)
 
 
 def float_up(x: Fraction) -> float:
@@ -265,7 +266,7 @@ def dft_error_terms(t: int) -> tuple[Fraction, Fraction]:
     beta = u + (1 + u) * (mu + r2 * g2 * (1 + mu))
     eta = (1 + beta) ** t - 1
     rho = r2 * (1 + beta)
-    H = 8 * lam * sqrt_up(Fraction(2 ** t)) * t * rho ** t * (1 + 2 * beta * t)
+    H = 8 * lam * sqrt_up(Fraction(2**t)) * t * rho**t * (1 + 2 * beta * t)
     # rounded up to floats (exactly representable rationals) to keep later arithmetic small
     return Fraction(float_up(eta)), Fraction(float_up(H))
 
@@ -285,8 +286,9 @@ def fft_convolution_error(N: int, L: int, a1: float, a2: float, b1: float, b2: f
     A1, A2, B1, B2 = Fraction(a1), Fraction(a2), Fraction(b1), Fraction(b2)
     Ea, Eb = eta * rN * A2 + H, eta * rN * B2 + H
     e_prod = min(Ea * (B1 + Eb) + A1 * Eb, Eb * (A1 + Ea) + B1 * Ea)
-    e_mul = (r2 * g2 * min((A1 + Ea) * (rN * B2 + Eb), (B1 + Eb) * (rN * A2 + Ea))
-             + 4 * r2 * lam * rN)
+    e_mul = (
+        r2 * g2 * min((A1 + Ea) * (rN * B2 + Eb), (B1 + Eb) * (rN * A2 + Ea)) + 4 * r2 * lam * rN
+    )
     E = e_prod + e_mul
     z2 = rN * min(A1 * B2, B1 * A2) + E
     c2 = (eta * z2 + E) * rN / N + H / N + r2 * rN * lam
@@ -304,14 +306,15 @@ def _checked(name: str, x: np.ndarray) -> np.ndarray:
     if x.ndim != 1 or x.size == 0:
         raise InvalidParameter(name, x.shape, "a non-empty 1-d array")
     if not (np.all(x >= 0) and np.all(np.isfinite(x))):
-        raise InvalidParameter(name, "an array with negative or non-finite entries",
-                               "finite non-negative entries")
+        raise InvalidParameter(
+            name, "an array with negative or non-finite entries", "finite non-negative entries"
+        )
     return x
 
 
 def _padded(x: np.ndarray, N: int) -> np.ndarray:
     out = np.zeros(N)
-    out[:x.size] = x
+    out[: x.size] = x
     return out
 
 
@@ -348,10 +351,10 @@ def fft_convolve(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
         fb_r, fb_i = fa_r, fa_i
     else:
         fb_r, fb_i = radix2_dft(_padded(b, N), zero)
-    zr = fa_r * fb_r - fa_i * fb_i                  # pointwise complex product, real operations
+    zr = fa_r * fb_r - fa_i * fb_i  # pointwise complex product, real operations
     zi = fa_r * fb_i + fa_i * fb_r
-    yr, _ = radix2_dft(zr, -zi)                     # F conj(z); Re conj(F conj z) = Re F conj z
-    c = yr[:L] * (1.0 / N)                          # a power of two: exact up to underflow
+    yr, _ = radix2_dft(zr, -zi)  # F conj(z); Re conj(F conj z) = Re F conj z
+    c = yr[:L] * (1.0 / N)  # a power of two: exact up to underflow
     np.maximum(c, 0.0, out=c)
     return c, fft_convolution_error(N, L, a1, a2, b1, b2)
 

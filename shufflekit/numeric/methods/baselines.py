@@ -19,11 +19,12 @@ violated conditions raise :class:`~shufflekit.errors.CannotCertify`
 * :func:`chernoff_canonical_delta` -- Shvets 2026, Sec. 8.2, through
   :func:`shufflekit.numeric.methods.chernoff.chernoff_delta`.
 """
+
 from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from flint import arb, ctx
@@ -48,8 +49,10 @@ def _ldp_eps0(mech) -> float:
 
     e0 = numeric_eps0(mech)
     if not math.isfinite(e0):
-        raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for any finite "
-                         "eps0; this bound needs a pure LDP randomizer")
+        raise ValueError(
+            f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for any finite "
+            "eps0; this bound needs a pure LDP randomizer"
+        )
     return e0
 
 
@@ -68,11 +71,14 @@ def fmt21_epsilon(eps0: float, n: int, delta: float) -> float:
     eps0, n, delta = _check_eps0(eps0), check_n(n), check_delta(delta)
     limit = math.log(n / (16 * math.log(2 / delta))) if n > 16 * math.log(2 / delta) else -math.inf
     if eps0 > limit:
-        raise CannotCertify(f"FMT 2021 Thm 3.1 needs eps0 <= log(n/(16 log(2/delta))) = {limit:.6g}; "
-                            f"got eps0={eps0:g}")
+        raise CannotCertify(
+            f"FMT 2021 Thm 3.1 needs eps0 <= log(n/(16 log(2/delta))) = {limit:.6g}; "
+            f"got eps0={eps0:g}"
+        )
     e = math.exp(eps0)
-    return math.log1p((e - 1) / (e + 1) * (8 * math.sqrt(e * math.log(4 / delta)) / math.sqrt(n)
-                                           + 8 * e / n))
+    return math.log1p(
+        (e - 1) / (e + 1) * (8 * math.sqrt(e * math.log(4 / delta)) / math.sqrt(n) + 8 * e / n)
+    )
 
 
 # ----------------------------------------------------------------- FMT 2023
@@ -105,9 +111,11 @@ def stronger_clone_applies(mech, tol: float = 1e-12) -> tuple[bool, str]:
             bad = np.where(P < common[None, :] * (1 - tol))
             if bad[0].size:
                 x, y = bad[0][0], bad[1][0]
-                return False, (f"input {mech.inputs[x]!r} puts {P[x, y]:.6g} on output "
-                               f"{mech.outputs[y]!r}, below the common part "
-                               f"{common[y]:.6g} of the pair ({mech.inputs[i]!r}, {mech.inputs[j]!r})")
+                return False, (
+                    f"input {mech.inputs[x]!r} puts {P[x, y]:.6g} on output "
+                    f"{mech.outputs[y]!r}, below the common part "
+                    f"{common[y]:.6g} of the pair ({mech.inputs[i]!r}, {mech.inputs[j]!r})"
+                )
     return True, "every input contains the common part (R_x0 + R_x1)/(e^eps0 + 1)"
 
 
@@ -130,16 +138,21 @@ def fmt23_epsilon(eps0: float, n: int, delta: float, mech=None) -> float:
     if mech is not None:
         ok, why = stronger_clone_applies(mech)
         if not ok:
-            raise CannotCertify("the 2023 stronger-clone bound is only established (erratum) for "
-                                f"randomizers whose differing user has no left-over part: {why}")
+            raise CannotCertify(
+                "the 2023 stronger-clone bound is only established (erratum) for "
+                f"randomizers whose differing user has no left-over part: {why}"
+            )
     arg = n / (8 * math.log(2 / delta)) - 1
     limit = math.log(arg) if arg > 0 else -math.inf
     if eps0 > limit:
-        raise CannotCertify(f"FMT 2023 Thm 3.2 needs eps0 <= log(n/(8 log(2/delta)) - 1) = "
-                            f"{limit:.6g}; got eps0={eps0:g}")
+        raise CannotCertify(
+            f"FMT 2023 Thm 3.2 needs eps0 <= log(n/(8 log(2/delta)) - 1) = "
+            f"{limit:.6g}; got eps0={eps0:g}"
+        )
     e = math.exp(eps0)
-    return math.log1p((e - 1) * (4 * math.sqrt(2 * math.log(4 / delta)) / math.sqrt((e + 1) * n)
-                                 + 4 / n))
+    return math.log1p(
+        (e - 1) * (4 * math.sqrt(2 * math.log(4 / delta)) / math.sqrt((e + 1) * n) + 4 / n)
+    )
 
 
 def closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> float:
@@ -153,6 +166,7 @@ def closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) ->
             return eps_of_delta(d) <= epsilon
         except CannotCertify:
             return False
+
     hi = 1 - 1e-12
     if not ok(hi):
         raise CannotCertify(f"no delta < 1 gives epsilon <= {epsilon:g} with this bound")
@@ -200,7 +214,7 @@ def clone_delta(eps0: float, n: int, epsilon: float) -> tuple[float, float]:
 #: Most binomial terms :func:`clone_enclosure` sums for one epsilon (rows of the outer window
 #: times the widest inner window): 5.3e7 at n = 1e6, eps0 = 1 (a minute on a loaded core),
 #: 5.2e8 at n = 1e7; beyond it the closed form ``clone`` or the exact ``blanket`` answers.
-CLONE_MAX_TERMS = 10 ** 8
+CLONE_MAX_TERMS = 10**8
 
 
 def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> tuple[float, float]:
@@ -227,21 +241,23 @@ def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> 
     half = rows_for(arb(0.5), bits, bits)
     terms = outer.size * half.meta(outer.hi).size
     if terms > CLONE_MAX_TERMS:
-        raise CannotCertify(f"clone-numeric at n={n}, eps0={eps0:g} would sum about {terms:.2g} "
-                            f"binomial terms (more than {CLONE_MAX_TERMS:.0e}); the closed form "
-                            "'clone' or the exact 'blanket' answers at this size")
+        raise CannotCertify(
+            f"clone-numeric at n={n}, eps0={eps0:g} would sum about {terms:.2g} "
+            f"binomial terms (more than {CLONE_MAX_TERMS:.0e}); the closed form "
+            "'clone' or the exact 'blanket' answers at this size"
+        )
     hi_sum, lo_sum = arb(0), arb(0)
     for idx, c in enumerate(range(outer.lo, outer.hi + 1)):
         row = half.get(c)
         b = row.pmf
-        prev = np.concatenate([[0.0], b[:-1]])           # b_c(a-1) for a = lo .. hi
+        prev = np.concatenate([[0.0], b[:-1]])  # b_c(a-1) for a = lo .. hi
         up = np.maximum(a_hi * prev * (1 + row.kappa) + b_hi * b * (1 - row.kappa), 0.0)
         dn = np.maximum(a_lo * prev * (1 - row.kappa) + b_lo * b * (1 + row.kappa), 0.0)
         # a = hi + 1: A b_c(hi); beyond: A P(B_c > hi); below the window: A P(B_c < lo)
         t_hi = b[-1] * row.r_hi / (1 - row.r_hi) if row.r_hi else 0.0
         t_lo = b[0] * row.r_lo / (1 - row.r_lo) if row.r_lo else 0.0
-        last_up = a_hi * b[-1] * (1 + row.kappa)          # a = hi + 1 (b_c(hi + 1) >= 0)
-        last_dn = a_lo * b[-1] * (1 - row.kappa) if row.hi == c else 0.0   # exact when hi = c
+        last_up = a_hi * b[-1] * (1 + row.kappa)  # a = hi + 1 (b_c(hi + 1) >= 0)
+        last_dn = a_lo * b[-1] * (1 - row.kappa) if row.hi == c else 0.0  # exact when hi = c
         extra = (last_up + a_hi * (t_hi + t_lo) * (1 + row.kappa)) * (1 + 1e-12)
         su = (float(np.sum(up)) + extra) * (1 + 8 * U + 2 * up.size * U)
         sd = (float(np.sum(dn)) + max(last_dn, 0.0)) * (1 - 8 * U - 2 * dn.size * U)
@@ -259,8 +275,10 @@ def clone_enclosure(eps0: float, n: int, epsilon: float, bits: float = 64.0) -> 
     if budget.upper() > REL_TARGET * hi_sum.upper() and bits < 1800 and hi_sum.upper() > 1e-305:
         return clone_enclosure(eps0, n, epsilon, bits=bits + 200)
     lo_f = float_down(lo_sum) if lo_sum.lower() > 0 else 0.0
-    return (math.nextafter(lo_f, 0.0) if lo_f > 0 else 0.0,
-            min(1.0, math.nextafter(float_up(hi_sum), math.inf)))
+    return (
+        math.nextafter(lo_f, 0.0) if lo_f > 0 else 0.0,
+        min(1.0, math.nextafter(float_up(hi_sum), math.inf)),
+    )
 
 
 # ----------------------------------------------------------------- Balle et al.
@@ -394,7 +412,7 @@ def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
             if i == j:
                 continue
             keep = (P[i] > 0) | (P[j] > 0)
-            if keep.sum() < 2:          # both rows are the same point mass: delta = 0
+            if keep.sum() < 2:  # both rows are the same point mass: delta = 0
                 continue
             w0, w1 = mass[i, keep], mass[j, keep]
             r = likelihood_excess(mech, i, j)[keep]
@@ -412,8 +430,7 @@ def chernoff_canonical_delta(mech, n: int, epsilon: float) -> float:
 # contains the exact closed-form value.
 
 
-
-ARB_PREC = 128          # working precision (bits) of the closed-form evaluations
+ARB_PREC = 128  # working precision (bits) of the closed-form evaluations
 
 
 def fmt21_epsilon_arb(eps0: float, n: int, delta: float):
@@ -425,8 +442,9 @@ def fmt21_epsilon_arb(eps0: float, n: int, delta: float):
     if not (arg > 0) or not (e0 <= arg.log()):
         return None
     e = e0.exp()
-    return (1 + (e - 1) / (e + 1) * (8 * (e * (4 / d).log()).sqrt() / arb(n).sqrt()
-                                     + 8 * e / n)).log()
+    return (
+        1 + (e - 1) / (e + 1) * (8 * (e * (4 / d).log()).sqrt() / arb(n).sqrt() + 8 * e / n)
+    ).log()
 
 
 def fmt23_epsilon_arb(eps0: float, n: int, delta: float):
@@ -438,8 +456,9 @@ def fmt23_epsilon_arb(eps0: float, n: int, delta: float):
     if not (arg > 0) or not (e0 <= arg.log()):
         return None
     e = e0.exp()
-    return (1 + (e - 1) * (4 * (2 * (4 / d).log()).sqrt() / ((e + 1) * n).sqrt()
-                           + arb(4) / n)).log()
+    return (
+        1 + (e - 1) * (4 * (2 * (4 / d).log()).sqrt() / ((e + 1) * n).sqrt() + arb(4) / n)
+    ).log()
 
 
 def finite_ldp(mech) -> bool | str:
@@ -475,9 +494,15 @@ class ClosedFormAccountant(Accountant):
         delta = check_delta(delta)
         ball = self._eps_ball(delta)
         if ball is None or not (ball.upper() < self.eps_max):
-            return self._bound("epsilon", delta, 0.0, self.eps_max, seconds=time.perf_counter() - t0,
-                               note=f"the {self.method} condition does not hold (or its value "
-                               f"exceeds eps0) at delta={delta:g}; eps0 is trivially valid")
+            return self._bound(
+                "epsilon",
+                delta,
+                0.0,
+                self.eps_max,
+                seconds=time.perf_counter() - t0,
+                note=f"the {self.method} condition does not hold (or its value "
+                f"exceeds eps0) at delta={delta:g}; eps0 is trivially valid",
+            )
         lo, hi = interval_of_arb(ball)
         return self._bound("epsilon", delta, max(lo, 0.0), hi, seconds=time.perf_counter() - t0)
 
@@ -495,27 +520,48 @@ class ClosedFormAccountant(Accountant):
         if ok(a):
             return self._bound("delta", epsilon, 0.0, 1e-300, seconds=time.perf_counter() - t0)
         if not ok(b):
-            return self._bound("delta", epsilon, 0.0, 1.0, seconds=time.perf_counter() - t0,
-                               note=f"no delta < 1 gives epsilon <= {epsilon:g} with this bound")
+            return self._bound(
+                "delta",
+                epsilon,
+                0.0,
+                1.0,
+                seconds=time.perf_counter() - t0,
+                note=f"no delta < 1 gives epsilon <= {epsilon:g} with this bound",
+            )
         while b - a > 1e-10 * max(1.0, abs(b)):
             mid = 0.5 * (a + b)
             if ok(mid):
                 b = mid
             else:
                 a = mid
-        return self._bound("delta", epsilon, math.exp(a) * (1 - 1e-15), math.exp(b) * (1 + 1e-15),
-                           seconds=time.perf_counter() - t0)
+        return self._bound(
+            "delta",
+            epsilon,
+            math.exp(a) * (1 - 1e-15),
+            math.exp(b) * (1 + 1e-15),
+            seconds=time.perf_counter() - t0,
+        )
 
 
-@register("clone", kind=Kind.UPPER, supports=finite_ldp, adjacencies=("replace-one",),
-          summary="FMT 2021 Thm 3.1 closed form (hiding among the clones), any eps0-LDP randomizer")
+@register(
+    "clone",
+    kind=Kind.UPPER,
+    supports=finite_ldp,
+    adjacencies=("replace-one",),
+    summary="FMT 2021 Thm 3.1 closed form (hiding among the clones), any eps0-LDP randomizer",
+)
 def _clone(mech, n, *, adjacency="replace-one", **options):
     r"""FMT 2021, Thm 3.1: valid for every :math:`\varepsilon_0`-LDP randomizer and all
     replace-one pairs; evaluated in Arb (the certificate covers the closed form and its
     condition :math:`\varepsilon_0 \le \log(n/(16\log(2/\delta)))`)."""
-    return ClosedFormAccountant(mech, n, adjacency=adjacency, method="clone",
-                                eps_of=fmt21_epsilon_arb,
-                                certificate="FMT 2021 Thm 3.1 (all pairs), closed form in Arb")
+    return ClosedFormAccountant(
+        mech,
+        n,
+        adjacency=adjacency,
+        method="clone",
+        eps_of=fmt21_epsilon_arb,
+        certificate="FMT 2021 Thm 3.1 (all pairs), closed form in Arb",
+    )
 
 
 def stronger_clone_supported(mech) -> bool | str:
@@ -523,28 +569,51 @@ def stronger_clone_supported(mech) -> bool | str:
     if ok is not True:
         return ok
     good, why = stronger_clone_applies(mech)
-    return True if good else f"the 2023 stronger-clone bound is only established (erratum) for " \
-                             f"randomizers without a left-over part: {why}"
+    return (
+        True
+        if good
+        else f"the 2023 stronger-clone bound is only established (erratum) for "
+        f"randomizers without a left-over part: {why}"
+    )
 
 
-@register("stronger-clone", kind=Kind.UPPER, supports=stronger_clone_supported,
-          adjacencies=("replace-one",),
-          summary="FMT 2023 Thm 3.2 closed form, within its erratum's class (e.g. k-RR)")
+@register(
+    "stronger-clone",
+    kind=Kind.UPPER,
+    supports=stronger_clone_supported,
+    adjacencies=("replace-one",),
+    summary="FMT 2023 Thm 3.2 closed form, within its erratum's class (e.g. k-RR)",
+)
 def _stronger_clone(mech, n, *, adjacency="replace-one", **options):
     r"""FMT 2023, Thm 3.2, restricted by its erratum to :func:`stronger_clone_applies`;
     evaluated in Arb."""
-    return ClosedFormAccountant(mech, n, adjacency=adjacency, method="stronger-clone",
-                                eps_of=fmt23_epsilon_arb,
-                                certificate="FMT 2023 Thm 3.2 within its erratum's class (all "
-                                "pairs), closed form in Arb")
+    return ClosedFormAccountant(
+        mech,
+        n,
+        adjacency=adjacency,
+        method="stronger-clone",
+        eps_of=fmt23_epsilon_arb,
+        certificate="FMT 2023 Thm 3.2 within its erratum's class (all pairs), closed form in Arb",
+    )
 
 
 class DeltaFunctionAccountant(Accountant):
     """An accountant from a function ``epsilon -> (lo, hi)`` enclosing the method's delta."""
 
-    def __init__(self, mech, n: int, *, adjacency: str, method: str, kind: Kind, fn,
-                 certificate: str, pairs: str = "all", eps_max: float | None = None,
-                 monotone: bool = True):
+    def __init__(
+        self,
+        mech,
+        n: int,
+        *,
+        adjacency: str,
+        method: str,
+        kind: Kind,
+        fn,
+        certificate: str,
+        pairs: str = "all",
+        eps_max: float | None = None,
+        monotone: bool = True,
+    ):
         self.mechanism, self.n, self.adjacency, self.method = mech, n, adjacency, method
         self.kind, self._fn, self.certificate, self.pairs = Kind(kind), fn, certificate, pairs
         self.monotone = monotone
@@ -556,16 +625,17 @@ class DeltaFunctionAccountant(Accountant):
         if epsilon >= self.eps_max and self.kind is Kind.UPPER:
             return self._bound("delta", epsilon, 0.0, 0.0, note="epsilon >= eps0: delta = 0")
         lo, hi, note = self._fn(epsilon)
-        hi = min(hi, 1.0)                    # a divergence never exceeds 1
-        return self._bound("delta", epsilon, min(max(lo, 0.0), hi), hi, note=note,
-                           seconds=time.perf_counter() - t0)
+        hi = min(hi, 1.0)  # a divergence never exceeds 1
+        return self._bound(
+            "delta", epsilon, min(max(lo, 0.0), hi), hi, note=note, seconds=time.perf_counter() - t0
+        )
 
 
 def _arb_parv(mech, adjacency: str):
     """Per distinct pair: balls (gamma, alpha, beta, weight) of the float law, widened by a
     relative 2^-40 that covers the float evaluation of the matrix and of the ratios."""
     ctx.prec = ARB_PREC
-    rad = arb(0, 2.0 ** -40)
+    rad = arb(0, 2.0**-40)
     out = []
     for law in ratio_laws(mech, adjacency):
         al = [arb(float(a)) * (1 + rad) for a in law.alpha]
@@ -595,6 +665,7 @@ def _log_mixture(gam, t):
     e.g. :math:`\gamma = 10^{-39}`, where :math:`1 - \gamma` is 1 at 128 bits) and as
     :math:`\log((1-\gamma) + \gamma e^{-t})`, a sum of two non-negative terms (accurate when
     :math:`q` is near 0, e.g. :math:`\gamma = 1`, :math:`t = 10^3`)."""
+
     def at(g, s):
         direct = ((1 - g) + g * (-s).exp()).log()
         x = g * (-(-s).expm1())
@@ -602,6 +673,7 @@ def _log_mixture(gam, t):
             return direct
         near_one = (-x).log1p()
         return near_one if near_one.rad() < direct.rad() else direct
+
     g_lo, g_hi = _unit_ends(gam)
     t_lo, t_hi = (t.lower() if t.lower() > 0 else arb(0)), t.upper()
     return at(g_hi, t_hi).union(at(g_lo, t_lo))
@@ -611,12 +683,14 @@ def _one_minus_power(w, n: int):
     r"""Ball of :math:`1 - (1 - w)^n` for a ball :math:`w` meeting :math:`[0, 1]`: increasing in
     :math:`w`, evaluated at the end points as :math:`-\mathrm{expm1}(n\,\mathrm{log1p}(-w))`
     (:math:`n w` for tiny :math:`w` without cancellation; 1 at :math:`w = 1`)."""
+
     def at(p):
         if p == 0:
             return arb(0)
         if p == 1:
             return arb(1)
         return -(n * (-p).log1p()).expm1()
+
     w_lo, w_hi = _unit_ends(w)
     return at(w_lo).union(at(w_hi))
 
@@ -681,11 +755,13 @@ def hoeffding_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-
     :math:`q^n = \exp(n \log q)` and :math:`\log q` from :func:`_log_mixture` (at
     :math:`\gamma \approx 1` and :math:`2a^2/b^2 \approx 10^{-623}` the form
     :math:`1 - \gamma(1 - e^{-t})` is 1 at 128 bits)."""
+
     def pair_delta(gam, w, L, lmax, a):
         lmin = min(L, key=lambda b: float_down(b))
         b = arb(lmax.upper() - lmin.lower())  # a ball containing an upper bound on the range
         t = 2 * a * a / (b * b)
         return (1 / (gam * n)) * (b * b / (4 * a)) * (n * _log_mixture(gam, t)).exp()
+
     return _worst_pair_arb(mech, n, epsilon, adjacency, pair_delta)
 
 
@@ -701,14 +777,16 @@ def bennett_delta_arb(mech, n: int, epsilon: float, adjacency: str = "replace-on
     :func:`_log_mixture` and :func:`_one_minus_power`; :math:`\log(1+\beta)` as
     :math:`\mathrm{log1p}(\beta)` and :math:`\phi` by :func:`_bennett_phi` (both lose
     :math:`\beta = 10^{-47}` otherwise)."""
+
     def pair_delta(gam, w, L, lmax, a):
-        bp = arb(lmax.upper())                        # b_+ >= max L (the bound grows with b_+)
+        bp = arb(lmax.upper())  # b_+ >= max L (the bound grows with b_+)
         c = sum((wi / gam * li * li for wi, li in zip(w, L)), arb(0))
         beta = a * bp / c
         s = c / (bp * bp) * _bennett_phi(beta)
         log_q = _log_mixture(gam, s)
         excess = (n * log_q).exp() * _one_minus_power(gam * (-s - log_q).exp(), n)
         return excess * bp / beta.log1p() / (gam * n)
+
     return _worst_pair_arb(mech, n, epsilon, adjacency, pair_delta)
 
 
@@ -719,6 +797,7 @@ def _ball_fn(ball_of):
             return 0.0, 1.0, "epsilon = 0: the bound needs epsilon > 0; delta <= 1 is trivial"
         lo, hi = interval_of_arb(ball)
         return lo, hi, ""
+
     return fn
 
 
@@ -727,14 +806,25 @@ def balle_method(name: str, title: str, ball_of, monotone: bool = True):
     float form is :func:`hoeffding_delta` / :func:`bennett_delta`), worst over every neighbouring
     pair of the relation, evaluated in Arb by ``ball_of(mech, n, epsilon, adjacency)``.
     ``monotone=False`` records that the relaxation is not non-increasing in epsilon."""
-    @register(name, kind=Kind.UPPER, supports=finite_ldp,
-              summary=f"Balle et al. 2019 {title} bound on the blanket divergence, all pairs")
+
+    @register(
+        name,
+        kind=Kind.UPPER,
+        supports=finite_ldp,
+        summary=f"Balle et al. 2019 {title} bound on the blanket divergence, all pairs",
+    )
     def factory(mech, n, *, adjacency="replace-one", **options):
         return DeltaFunctionAccountant(
-            mech, n, adjacency=adjacency, method=name, kind=Kind.UPPER,
+            mech,
+            n,
+            adjacency=adjacency,
+            method=name,
+            kind=Kind.UPPER,
             fn=_ball_fn(lambda e: ball_of(mech, n, e, adjacency)),
             certificate=f"Balle et al. 2019 Sec. 5 ({title}) over all pairs; Arb",
-            monotone=monotone)
+            monotone=monotone,
+        )
+
     return factory
 
 
@@ -744,8 +834,13 @@ balle_method("hoeffding", "Hoeffding", hoeffding_delta_arb)
 balle_method("bennett", "Bennett", bennett_delta_arb, monotone=False)
 
 
-@register("clone-numeric", kind=Kind.UPPER, supports=finite_ldp, adjacencies=("replace-one",),
-          summary="exact divergence of the standard clone pair (FMT 2021 Thm 3.2; Su-Cheng-Wang 2026 Thm 3)")
+@register(
+    "clone-numeric",
+    kind=Kind.UPPER,
+    supports=finite_ldp,
+    adjacencies=("replace-one",),
+    summary="exact divergence of the standard clone pair (FMT 2021 Thm 3.2; Su-Cheng-Wang 2026 Thm 3)",
+)
 def _clone_numeric(mech, n, *, adjacency="replace-one", **options):
     r"""FMT 2021 Thm 3.2 / Su-Cheng-Wang 2026 Thm 3: the clone pair's exact divergence dominates every
     :math:`\varepsilon_0`-LDP randomizer's replace-one pairs.  Evaluated by
@@ -755,17 +850,29 @@ def _clone_numeric(mech, n, *, adjacency="replace-one", **options):
     def fn(epsilon):
         lo, hi = clone_enclosure(e0, n, epsilon)
         return lo, hi, ""
-    return DeltaFunctionAccountant(mech, n, adjacency=adjacency, method="clone-numeric",
-                                   kind=Kind.UPPER, fn=fn,
-                                   certificate="FMT 2021 Thm 3.2 (all pairs); binomial sums "
-                                   "enclosed with Arb anchors and proven float recurrences")
+
+    return DeltaFunctionAccountant(
+        mech,
+        n,
+        adjacency=adjacency,
+        method="clone-numeric",
+        kind=Kind.UPPER,
+        fn=fn,
+        certificate="FMT 2021 Thm 3.2 (all pairs); binomial sums "
+        "enclosed with Arb anchors and proven float recurrences",
+    )
 
 
 CANONICAL_PAIRS = "canonical pairs only: (x1, x0, ..., x0) vs (x0, x0, ..., x0), both orders"
 
 
-@register("chernoff", kind=Kind.HEURISTIC, supports=finite_ldp, adjacencies=("replace-one",),
-          summary="Shvets 2026 Sec. 8.2 Chernoff bound; proven only for the canonical pairs")
+@register(
+    "chernoff",
+    kind=Kind.HEURISTIC,
+    supports=finite_ldp,
+    adjacencies=("replace-one",),
+    summary="Shvets 2026 Sec. 8.2 Chernoff bound; proven only for the canonical pairs",
+)
 def _chernoff(mech, n, *, adjacency="replace-one", **options):
     r"""Shvets 2026, Sec. 8.2: a Chernoff bound on the divergence of the *canonical* pair, where the
     other :math:`n-1` users all hold :math:`x^0`.  It is not a bound over all neighbouring pairs
@@ -777,7 +884,16 @@ def _chernoff(mech, n, *, adjacency="replace-one", **options):
     def fn(epsilon):
         v = chernoff_canonical_delta(mech, n, epsilon)
         return v, v, ""
-    return DeltaFunctionAccountant(mech, n, adjacency=adjacency, method="chernoff",
-                                   kind=Kind.HEURISTIC, fn=fn, pairs=CANONICAL_PAIRS, eps_max=e0,
-                                   certificate="Shvets 2026 Sec. 8.2 for the canonical pairs only; "
-                                   "float64 log-space evaluation")
+
+    return DeltaFunctionAccountant(
+        mech,
+        n,
+        adjacency=adjacency,
+        method="chernoff",
+        kind=Kind.HEURISTIC,
+        fn=fn,
+        pairs=CANONICAL_PAIRS,
+        eps_max=e0,
+        certificate="Shvets 2026 Sec. 8.2 for the canonical pairs only; "
+        "float64 log-space evaluation",
+    )

@@ -44,12 +44,13 @@ What the certificate covers:
 ``fft`` (:func:`shufflekit.numeric.methods.blanket_fft.blanket_delta_fft`, Su-Cheng-Wang 2026, Algorithm 4) is
 kept as the alternative engine of :class:`BlanketAccountant`.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 from flint import arb, ctx
@@ -70,8 +71,8 @@ from shufflekit.numeric.kernels.positive_part import MAX_EXACT_N, expected_posit
 from shufflekit.numeric.methods.blanket_fft import blanket_delta_fft, default_grid
 from shufflekit.validation import check_delta, check_epsilon, check_n
 
-UNIT = 2.0 ** -53               # float64 unit round-off
-ATOM_RADIUS = 2.0 ** -38        # relative radius of alpha, beta (see the module docstring)
+UNIT = 2.0**-53  # float64 unit round-off
+ATOM_RADIUS = 2.0**-38  # relative radius of alpha, beta (see the module docstring)
 
 
 # ============================================================ exact method
@@ -90,8 +91,9 @@ def atom_interval(alpha, beta, epsilon: float, radius: float = ATOM_RADIUS):
     return g_lo, g_hi
 
 
-def probability_error(weights, zero_mass: float, outputs: int,
-                      zero_err: float | None = None) -> float:
+def probability_error(
+    weights, zero_mass: float, outputs: int, zero_err: float | None = None
+) -> float:
     r"""Relative error :math:`\eta` of the normalised float probabilities (module docstring):
     :math:`2\epsilon/(1-\epsilon)`, :math:`\epsilon = \max(5(K+1)u, \epsilon_0)`, with
     :math:`\epsilon_0` = ``zero_err`` (the proven relative error of ``zero_mass``) or, when it
@@ -100,8 +102,9 @@ def probability_error(weights, zero_mass: float, outputs: int,
     gam = float(np.sum(weights))
     eps = 5 * (outputs + 1) * UNIT
     if zero_mass > 0:
-        eps0 = (2 * outputs + 8) * UNIT * max(1.0, gam / zero_mass) if zero_err is None \
-            else zero_err
+        eps0 = (
+            (2 * outputs + 8) * UNIT * max(1.0, gam / zero_mass) if zero_err is None else zero_err
+        )
         eps = max(eps, eps0)
     if eps >= 1:
         return math.inf
@@ -118,22 +121,34 @@ def expectation_enclosure(g_lo, g_hi, q, q0: float, n: int, eta: float):
     f_lo = (1 - arb(eta)) ** n if eta < 1 else arb(0)
     hi = res.hi * f_hi / n
     lo = res.lo * f_lo / n
-    return (math.nextafter(float_down(lo), 0.0) if lo > 0 else 0.0,
-            min(1.0, math.nextafter(float_up(hi), math.inf)))
+    return (
+        math.nextafter(float_down(lo), 0.0) if lo > 0 else 0.0,
+        min(1.0, math.nextafter(float_up(hi), math.inf)),
+    )
 
 
 def law_enclosure(law: RatioLaw, epsilon: float, n: int) -> tuple[float, float]:
     """Enclosure ``(lo, hi)`` of the blanket value of one GPARV law at ``epsilon``."""
     g_lo, g_hi = atom_interval(law.alpha, law.beta, epsilon)
     q = np.asarray(law.weight, dtype=float)
-    return expectation_enclosure(g_lo, g_hi, q, law.zero_mass, n,
-                                 probability_error(q, law.zero_mass, max(len(q), 2),
-                                                   law.zero_err))
+    return expectation_enclosure(
+        g_lo,
+        g_hi,
+        q,
+        law.zero_mass,
+        n,
+        probability_error(q, law.zero_mass, max(len(q), 2), law.zero_err),
+    )
 
 
-def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, *,
-                        zero_mass: float | None = None,
-                        margins: Sequence[float] | None = None) -> tuple[float, float]:
+def blanket_delta_exact(
+    atoms: Sequence[float],
+    probs: Sequence[float],
+    n: int,
+    *,
+    zero_mass: float | None = None,
+    margins: Sequence[float] | None = None,
+) -> tuple[float, float]:
     r"""Certified :math:`\tfrac1n\mathbb{E}[(\sum_i G_i)_+]` for a finite law of G.
 
     ``atoms``/``probs`` are the non-zero atoms (a zero atom may be included; it is
@@ -147,8 +162,10 @@ def blanket_delta_exact(atoms: Sequence[float], probs: Sequence[float], n: int, 
     q = np.asarray(probs, dtype=float)
     mg = np.zeros_like(g) if margins is None else np.asarray(margins, dtype=float)
     if g.shape != q.shape or np.any(q < 0) or not np.all(np.isfinite(g)):
-        raise ValueError("atoms and probabilities must be finite arrays of the same length "
-                         "with probabilities >= 0")
+        raise ValueError(
+            "atoms and probabilities must be finite arrays of the same length "
+            "with probabilities >= 0"
+        )
     if zero_mass is None:
         q0 = max(0.0, 1.0 - float(q[(g != 0) & (q > 0)].sum()))
     else:
@@ -173,20 +190,39 @@ class BlanketAccountant:
     adjacency: str = "replace-one"
 
     @classmethod
-    def of(cls, mech, n: int, *, method: str = "exact", adjacency: str = "replace-one",
-           pair: tuple | None = None, l: float | None = None) -> "BlanketAccountant":
+    def of(
+        cls,
+        mech,
+        n: int,
+        *,
+        method: str = "exact",
+        adjacency: str = "replace-one",
+        pair: tuple | None = None,
+        l: float | None = None,
+    ) -> BlanketAccountant:
         n = check_n(n)
         if method not in METHODS:
             raise ValueError(f"method={method!r} is not allowed; use one of {', '.join(METHODS)}")
-        laws = (law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
+        laws = (
+            (law_of_pair(mech, pair),) if pair is not None else tuple(ratio_laws(mech, adjacency))
+        )
         e0 = numeric_eps0(mech)
         if not math.isfinite(e0):
-            raise ValueError(f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for a finite "
-                             "eps0; the blanket bound needs bounded likelihood ratios")
+            raise ValueError(
+                f"{getattr(mech, 'name', 'mechanism')} is not eps0-LDP for a finite "
+                "eps0; the blanket bound needs bounded likelihood ratios"
+            )
         if method == "fft" and l is None:
             l = default_grid(e0)
-        return cls(laws=laws, n=n, method=method, l=l, eps0=e0,
-                   mechanism=describe_mechanism(mech), adjacency=adjacency)
+        return cls(
+            laws=laws,
+            n=n,
+            method=method,
+            l=l,
+            eps0=e0,
+            mechanism=describe_mechanism(mech),
+            adjacency=adjacency,
+        )
 
     def enclosure(self, epsilon: float) -> tuple[float, float, RatioLaw | None]:
         """``(lo, hi, law)``: enclosure of the worst law's blanket value at ``epsilon``.
@@ -201,8 +237,9 @@ class BlanketAccountant:
                 a, b = law_enclosure(law, epsilon, self.n)
             else:
                 g, q, mg, q0 = law_atoms(law, epsilon)
-                v, e = blanket_delta_fft(g, q, self.n, l=self.l, zero_mass=q0, margins=mg,
-                                         zero_mass_rel_err=law.zero_err)
+                v, e = blanket_delta_fft(
+                    g, q, self.n, l=self.l, zero_mass=q0, margins=mg, zero_mass_rel_err=law.zero_err
+                )
                 a, b = max(v - e, 0.0), v
             lo = max(lo, a)
             if b >= hi:
@@ -214,14 +251,15 @@ class BlanketAccountant:
         lo, hi, _ = self.enclosure(epsilon)
         return hi, hi - lo
 
-    def point(self, epsilon: float) -> "Bound":
+    def point(self, epsilon: float) -> Bound:
         """The certified :class:`~shufflekit.numeric.bound.Bound` on delta_B(epsilon) (worst law)."""
         return BlanketExactAccountant.wrapping(self, self.adjacency).get_delta(epsilon)
 
-    def profile(self, epsilons: Sequence[float], *, progress: bool = False) -> "PrivacyProfile":
+    def profile(self, epsilons: Sequence[float], *, progress: bool = False) -> PrivacyProfile:
         """Bounds at every epsilon of ``epsilons`` (the contract's profile type)."""
         return BlanketExactAccountant.wrapping(self, self.adjacency).profile(
-            epsilons=epsilons, progress=progress)
+            epsilons=epsilons, progress=progress
+        )
 
     def epsilon(self, delta: float, *, rel_tol: float = 1e-8) -> float:
         """Certified epsilon: the returned point has upper bound <= delta (the shared
@@ -247,21 +285,38 @@ def describe_mechanism(mech) -> dict:
     return out
 
 
-def blanket_profile(mech, n: int, epsilons: Sequence[float], *, method: str = "exact",
-                    adjacency: str = "replace-one", pair: tuple | None = None,
-                    l: float | None = None, progress: bool = False) -> "PrivacyProfile":
+def blanket_profile(
+    mech,
+    n: int,
+    epsilons: Sequence[float],
+    *,
+    method: str = "exact",
+    adjacency: str = "replace-one",
+    pair: tuple | None = None,
+    l: float | None = None,
+    progress: bool = False,
+) -> PrivacyProfile:
     """Blanket upper bound delta_B(eps) at ``epsilons`` (Su-Cheng-Wang 2026, Thm 4), one Bound each."""
-    return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency, pair=pair,
-                                l=l).profile(epsilons, progress=progress)
+    return BlanketAccountant.of(
+        mech, n, method=method, adjacency=adjacency, pair=pair, l=l
+    ).profile(epsilons, progress=progress)
 
 
-def blanket_epsilon(mech, n: int, delta: float, *, method: str = "exact",
-                    adjacency: str = "replace-one", l: float | None = None,
-                    rel_tol: float = 1e-8) -> float:
+def blanket_epsilon(
+    mech,
+    n: int,
+    delta: float,
+    *,
+    method: str = "exact",
+    adjacency: str = "replace-one",
+    l: float | None = None,
+    rel_tol: float = 1e-8,
+) -> float:
     """Certified epsilon at ``delta`` from the blanket bound."""
     check_delta(delta)
-    return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency,
-                                l=l).epsilon(delta, rel_tol=rel_tol)
+    return BlanketAccountant.of(mech, n, method=method, adjacency=adjacency, l=l).epsilon(
+        delta, rel_tol=rel_tol
+    )
 
 
 # ============================================================ registry entries
@@ -276,25 +331,39 @@ class BlanketExactAccountant(Accountant):
     errors covered (module docstring)."""
 
     kind = Kind.UPPER
-    certificate = ("Su-Cheng-Wang 2026 Thm 4 over all pairs; exact multinomial sums enclosed with Arb "
-                   "anchors, proven float recurrences and tails relative to the value")
+    certificate = (
+        "Su-Cheng-Wang 2026 Thm 4 over all pairs; exact multinomial sums enclosed with Arb "
+        "anchors, proven float recurrences and tails relative to the value"
+    )
 
-    def __init__(self, mech, n: int, *, adjacency: str = "replace-one", method: str = "blanket",
-                 engine: str = "exact", l: float | None = None):
+    def __init__(
+        self,
+        mech,
+        n: int,
+        *,
+        adjacency: str = "replace-one",
+        method: str = "blanket",
+        engine: str = "exact",
+        l: float | None = None,
+    ):
         self.method, self.mechanism, self.n, self.adjacency = method, mech, n, adjacency
         self._inner = BlanketAccountant.of(mech, n, method=engine, adjacency=adjacency, l=l)
         self.eps_max = self._inner.eps0
 
     @classmethod
-    def wrapping(cls, inner: "BlanketAccountant", adjacency: str = "replace-one"):
+    def wrapping(cls, inner: BlanketAccountant, adjacency: str = "replace-one"):
         """The contract accountant around an existing :class:`BlanketAccountant`."""
         acc = cls.__new__(cls)
-        acc.method, acc.mechanism, acc.n, acc.adjacency = "blanket", inner.mechanism, inner.n, \
-            adjacency
+        acc.method, acc.mechanism, acc.n, acc.adjacency = (
+            "blanket",
+            inner.mechanism,
+            inner.n,
+            adjacency,
+        )
         acc._inner, acc.eps_max = inner, inner.eps0
         return acc
 
-    def get_delta(self, epsilon: float) -> "Bound":
+    def get_delta(self, epsilon: float) -> Bound:
         t0 = time.perf_counter()
         epsilon = check_epsilon(epsilon)
         if epsilon >= self.eps_max:
@@ -302,14 +371,21 @@ class BlanketExactAccountant(Accountant):
         try:
             lo, hi, law = self._inner.enclosure(epsilon)
         except OverflowError as exc:
-            raise CannotCertify(f"the exact blanket sums are out of reach ({exc}) at "
-                                f"n={self.n}; use method blanket-fft") from None
+            raise CannotCertify(
+                f"the exact blanket sums are out of reach ({exc}) at "
+                f"n={self.n}; use method blanket-fft"
+            ) from None
         note = "" if law is None else f"worst pair {law.pairs[0]}"
         return self._bound("delta", epsilon, lo, hi, seconds=time.perf_counter() - t0, note=note)
 
 
-@register("blanket", kind=Kind.UPPER, supports=is_finite_ldp, default_for=lambda m, n: n <= MAX_EXACT_N,
-          options=("engine", "l"),
-          summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) by exact binomial sums")
+@register(
+    "blanket",
+    kind=Kind.UPPER,
+    supports=is_finite_ldp,
+    default_for=lambda m, n: n <= MAX_EXACT_N,
+    options=("engine", "l"),
+    summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) by exact binomial sums",
+)
 def _blanket_exact(mech, n, *, adjacency="replace-one", **options):
     return BlanketExactAccountant(mech, n, adjacency=adjacency, **options)

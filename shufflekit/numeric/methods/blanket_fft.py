@@ -65,14 +65,15 @@ covering the whole support, and subtracts the bound
 :math:`\tfrac{2}{et}e^{-tl(n k_{\min}+N)/2}/(1-e^{-tlN/2})` on the wrapped copies
 (from :math:`xe^{-x}\le\tfrac2e e^{-x/2}`).
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 from flint import acb, arb, ctx, fmpq
@@ -85,24 +86,24 @@ from shufflekit.numeric.kernels.gparv_law import is_finite_ldp, numeric_eps0, ra
 from shufflekit.numeric.kernels.positive_part import MAX_EXACT_N
 from shufflekit.validation import check_delta, check_epsilon, check_n, check_real
 
-UNIT = 2.0 ** -53                 # float64 unit round-off
-ARB_PREC = 128                    # working precision of the ball arithmetic (bits)
-DEFAULT_REL_LOSS = 0.05           # target relative loss of the grid (rounding) step
-MAX_GRID = 1 << 24                # largest period N evaluated
-COST_GRID = 1 << 20               # above this period a coarser grid (loss <= 2x target) is
-                                  # preferred when it exists (see choose_grid)
-MIN_GRID = 1 << 12                # the grid is refined at least to this period (cheap) ...
-MIN_GRID_LARGE_N = 1 << 17        # ... and to this one from n >= 500 (|phi|^n then decays, so
-                                  # few frequencies need Arb)
-WINDOW_SD = 9.0                   # period covers mean +- 9 sd of K under the tilted law
-DECAY_LENGTH = 45.0               # h decays by e^-45 over the period's upper margin
-MAX_EXACT_FREQUENCIES = 60_000    # most frequencies summed in Arb
-FIRST_FREQUENCIES = 48            # frequencies summed in Arb before the remainder is judged
-LOG_PAD = 1e-6                    # relative padding of float log/exp in the tail bound
-BLOCK = 2048                      # block length of the blocked root-of-unity tables
-DIRECT_MAX_N = 32                 # up to this n, small supports are convolved directly ...
-DIRECT_CELLS = 1 << 18            # ... on a grid of about this many support points
-DIRECT_MAX_WORK = 3e8             # ... when n * support * atoms is at most this
+UNIT = 2.0**-53  # float64 unit round-off
+ARB_PREC = 128  # working precision of the ball arithmetic (bits)
+DEFAULT_REL_LOSS = 0.05  # target relative loss of the grid (rounding) step
+MAX_GRID = 1 << 24  # largest period N evaluated
+COST_GRID = 1 << 20  # above this period a coarser grid (loss <= 2x target) is
+# preferred when it exists (see choose_grid)
+MIN_GRID = 1 << 12  # the grid is refined at least to this period (cheap) ...
+MIN_GRID_LARGE_N = 1 << 17  # ... and to this one from n >= 500 (|phi|^n then decays, so
+# few frequencies need Arb)
+WINDOW_SD = 9.0  # period covers mean +- 9 sd of K under the tilted law
+DECAY_LENGTH = 45.0  # h decays by e^-45 over the period's upper margin
+MAX_EXACT_FREQUENCIES = 60_000  # most frequencies summed in Arb
+FIRST_FREQUENCIES = 48  # frequencies summed in Arb before the remainder is judged
+LOG_PAD = 1e-6  # relative padding of float log/exp in the tail bound
+BLOCK = 2048  # block length of the blocked root-of-unity tables
+DIRECT_MAX_N = 32  # up to this n, small supports are convolved directly ...
+DIRECT_CELLS = 1 << 18  # ... on a grid of about this many support points
+DIRECT_MAX_WORK = 3e8  # ... when n * support * atoms is at most this
 
 
 # ============================================================ roots of unity
@@ -131,8 +132,8 @@ def _rounded_root(num: int, den: int) -> tuple[complex, float]:
     w = acb(arb(fmpq(num, den))).exp_pi_i()
     re, im = w.real, w.imag
     fr, fi = float(re.mid()), float(im.mid())
-    er = float(re.rad()) + abs(float(re.mid()) - fr) + UNIT * abs(fr) + 2.0 ** -1074
-    ei = float(im.rad()) + abs(float(im.mid()) - fi) + UNIT * abs(fi) + 2.0 ** -1074
+    er = float(re.rad()) + abs(float(re.mid()) - fr) + UNIT * abs(fr) + 2.0**-1074
+    ei = float(im.rad()) + abs(float(im.mid()) - fi) + UNIT * abs(fi) + 2.0**-1074
     return complex(fr, fi), math.hypot(er, ei) * (1 + 4 * UNIT)
 
 
@@ -224,8 +225,9 @@ def tilted_moments(g: np.ndarray, q: np.ndarray, t: float) -> tuple[float, float
 
 
 # ============================================================ |phi| at every frequency
-def modulus_bounds(law: LatticeLaw, qf: np.ndarray, qerr: np.ndarray, N: int, n: int,
-                   floor: float) -> tuple[np.ndarray, np.ndarray, float]:
+def modulus_bounds(
+    law: LatticeLaw, qf: np.ndarray, qerr: np.ndarray, N: int, n: int, floor: float
+) -> tuple[np.ndarray, np.ndarray, float]:
     r"""Float :math:`y_\omega \ge n\log|\varphi(\omega)|` for :math:`\omega=0..\lfloor N/2\rfloor`
     where :math:`|\varphi(\omega)|^n` may exceed :math:`e^{floor}`.
 
@@ -241,31 +243,33 @@ def modulus_bounds(law: LatticeLaw, qf: np.ndarray, qerr: np.ndarray, N: int, n:
     half = N // 2
     L = min(BLOCK, half + 1)
     nb = -(-(half + 1) // L)
-    if N * int(np.max(np.abs(k))) >= 2 ** 62:
+    if N * int(np.max(np.abs(k))) >= 2**62:
         raise CannotCertify(f"lattice atoms too large for the period N={N}")
     s = np.arange(L, dtype=np.int64)
-    T = np.conj(tab((k[:, None] * s[None, :]) % N))                       # r x L
+    T = np.conj(tab((k[:, None] * s[None, :]) % N))  # r x L
     b = np.arange(nb, dtype=np.int64) * L
-    C = qf[None, :] * np.conj(tab((b[:, None] * k[None, :]) % N))         # nb x r
+    C = qf[None, :] * np.conj(tab((b[:, None] * k[None, :]) % N))  # nb x r
     # proven error of the computed phi (see the module docstring, item 4)
     ew = tab.err
     g_r2 = (r + 2) * UNIT / (1 - (r + 2) * UNIT)
     eC = qf * (ew + UNIT * (1 + ew)) + qerr
     cabs = qf * (1 + ew) * (1 + UNIT)
-    e = float(np.sum((1 + ew) * eC + ew * (qf + qerr)) +
-              math.sqrt(2) * g_r2 * np.sum((1 + ew) * (cabs + eC)))
+    e = float(
+        np.sum((1 + ew) * eC + ew * (qf + qerr))
+        + math.sqrt(2) * g_r2 * np.sum((1 + ew) * (cabs + eC))
+    )
     e *= 1.01
     # drop test: |phi| <= A with A^n <= e^floor (exponent padded by LOG_PAD)
-    A = math.exp(floor / n * (1 + LOG_PAD)) * (1 - 4 * UNIT)   # (1-4u)^n covers exp's rounding
+    A = math.exp(floor / n * (1 + LOG_PAD)) * (1 - 4 * UNIT)  # (1-4u)^n covers exp's rounding
     a2_max = max(A - e, 0.0) ** 2 / (1 + 3 * UNIT) * (1 - 8 * UNIT)
     keep_w, keep_y = [], []
     dropped = 0
     per = max(1, (1 << 20) // L)
     for b0 in range(0, nb, per):
-        Phi = C[b0:b0 + per] @ T                                            # nb' x L
-        a2 = Phi.real ** 2 + Phi.imag ** 2
+        Phi = C[b0 : b0 + per] @ T  # nb' x L
+        a2 = Phi.real**2 + Phi.imag**2
         a2 = a2.ravel()
-        w = (b[b0:b0 + per, None] + s[None, :]).ravel()
+        w = (b[b0 : b0 + per, None] + s[None, :]).ravel()
         big = (a2 > a2_max) & (w <= half)
         dropped += int(np.count_nonzero(w <= half)) - int(np.count_nonzero(big))
         wb = w[big]
@@ -295,8 +299,10 @@ class LatticeEvaluation:
 
 
 def _exact_atoms(atoms, margins, up: bool) -> list[Fraction]:
-    return [Fraction(float(g)) + (Fraction(float(m)) if up else -Fraction(float(m)))
-            for g, m in zip(atoms, margins)]
+    return [
+        Fraction(float(g)) + (Fraction(float(m)) if up else -Fraction(float(m)))
+        for g, m in zip(atoms, margins)
+    ]
 
 
 def _hhat(omega: int, N: int, v0: int, tl: arb, lA: arb, cA: arb) -> acb:
@@ -331,7 +337,7 @@ def _chernoff_s(d: Sequence[Fraction], q: Sequence[float], n: int, c: float) -> 
     pos = qq > 0
     dd, lq = dd[pos], np.log(qq[pos])
 
-    def logb(s):      # log sum_j q_j e^{-s d_j} as a log-sum-exp: the terms may underflow
+    def logb(s):  # log sum_j q_j e^{-s d_j} as a log-sum-exp: the terms may underflow
         x = lq - s * dd
         top = float(np.max(x))
         return s * c - 1 - math.log(s) + n * (top + math.log(float(np.sum(np.exp(x - top)))))
@@ -362,11 +368,12 @@ def _chernoff_shift(d: Sequence[Fraction], q: Sequence[float], n: int, c: float)
     mgf = arb(0)
     for dj, qj in zip(d, q):
         mgf += arb(qj) * (-s * arb(fmpq(dj.numerator, dj.denominator))).exp()
-    return (s * arb(c) - 1).exp() / s * mgf ** n
+    return (s * arb(c) - 1).exp() / s * mgf**n
 
 
-def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Sequence[float],
-                        upper: bool, eta: float) -> tuple[arb, float, int]:
+def lattice_expectation(
+    law: LatticeLaw, n: int, t: float, N: int, *, shifts: Sequence[float], upper: bool, eta: float
+) -> tuple[arb, float, int]:
     r"""Certified ball of :math:`\tfrac1n(M^n\mathbb{E}_Q[h_{per}(K)]+\mathbb{E}[(c-\Delta)_+])
     (1+\eta)^n` (``upper``; c is the best of ``shifts`` by a float estimate) or of
     :math:`\tfrac1n M^n(\mathbb{E}_Q[h_{per}(K)]-\text{wrap})(1-\eta)^n` with c = 0 (lower).
@@ -379,11 +386,12 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
     M = sum((arb(qj) * e for qj, e in zip(law.q, ex)), arb(0))
     qt = [arb(qj) * e / M for qj, e in zip(law.q, ex)]
     qf = np.array([float(x.mid()) for x in qt])
-    qerr = np.array([float(x.rad()) + abs(float(x.mid()) - f) + UNIT * f
-                     for x, f in zip(qt, qf)]) * (1 + 4 * UNIT)
+    qerr = np.array(
+        [float(x.rad()) + abs(float(x.mid()) - f) + UNIT * f for x, f in zip(qt, qf)]
+    ) * (1 + 4 * UNIT)
     kf = np.array(kk, dtype=float)
     sdK = math.sqrt(max(n * float(np.dot(qf, (kf - np.dot(qf, kf)) ** 2)), 1.0))
-    Mn = M ** n
+    Mn = M**n
     logMn = float(Mn.log().mid()) if Mn > 0 else -math.inf
     base_floor = math.log(1e-12 / (6 * sdK))
     floor = base_floor - 60.0
@@ -401,18 +409,21 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
     while True:
         nsel = m
         if nsel > MAX_EXACT_FREQUENCIES:
-            raise CannotCertify(f"{nsel} frequencies are not negligible at period N={N}; "
-                                "the lattice law is too close to periodic for this n")
+            raise CannotCertify(
+                f"{nsel} frequencies are not negligible at period N={N}; "
+                "the lattice law is too close to periodic for this n"
+            )
         rest = float(rest_after[m])
         ws = [int(w) for w in omegas[:m]]
         for w in ws:
             if w not in cache:
                 cache[w] = _phi(kk, qt, w, N) ** n
         mult = np.array([1.0 if (w == 0 or 2 * w == N) else 2.0 for w in ws])
-        if upper and len(shifts) > 1:       # choose c by a float estimate of the bound
+        if upper and len(shifts) > 1:  # choose c by a float estimate of the bound
             wa = np.array(ws, dtype=np.int64)
-            pn = np.array([complex(float(cache[w].real.mid()), float(cache[w].imag.mid()))
-                           for w in ws])
+            pn = np.array(
+                [complex(float(cache[w].real.mid()), float(cache[w].imag.mid())) for w in ws]
+            )
             best_c, best_log = 0.0, math.inf
             for c in shifts:
                 v0 = max(math.ceil(Fraction(c) / Fraction(law.l)), 0)
@@ -431,7 +442,7 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
         v0 = max(math.ceil(Fraction(c) / Fraction(law.l)), 0)
         h0 = _hhat(0, N, v0, tl, lA, cA).real
         total = arb(0)
-        for w, mw in zip(ws, mult):    # (not ``m``: that is the number of frequencies)
+        for w, mw in zip(ws, mult):  # (not ``m``: that is the number of frequencies)
             total += int(mw) * (cache[w] * _hhat(w, N, v0, tl, lA, cA)).real
         restH = 2 * rest * float_up(h0) * (1 + 4 * UNIT)
         main = (total + arb(0, restH)) / N
@@ -440,8 +451,11 @@ def lattice_expectation(law: LatticeLaw, n: int, t: float, N: int, *, shifts: Se
         else:
             # wrapped copies: sum_{m>=1} h(K+mN) <= (2/(e t)) e^{-tl(K+mN)/2}, K >= n kmin
             a = n * min(kk)
-            wrap = (2 / (arb(1).exp() * tA)) * (-(tl * (a + N)) / 2).exp() \
+            wrap = (
+                (2 / (arb(1).exp() * tA))
+                * (-(tl * (a + N)) / 2).exp()
                 / (1 - (-(tl * N) / 2).exp())
+            )
             val = Mn * (main - wrap) * (1 - arb(eta)) ** n / n
         # accept when the bounded remainder is small against the value, or nothing is left;
         # else take the fewest frequencies whose remainder bound is small enough
@@ -476,8 +490,9 @@ def rounding_spread(g: np.ndarray, q: np.ndarray, ls: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(((d - m[:, None]) ** 2) @ q, 0.0))
 
 
-def choose_grid(g: np.ndarray, q: np.ndarray, n: int, t: float, *, rel_loss: float,
-                max_grid: int) -> float:
+def choose_grid(
+    g: np.ndarray, q: np.ndarray, n: int, t: float, *, rel_loss: float, max_grid: int
+) -> float:
     r"""Grid step l: the coarsest one whose predicted rounding loss is at most ``rel_loss``.
 
     After the shift of step 1 the loss is about :math:`t(\tau+1)\sqrt n\,\mathrm{sd}(d_J)`
@@ -509,8 +524,12 @@ def choose_grid(g: np.ndarray, q: np.ndarray, n: int, t: float, *, rel_loss: flo
     cands.append(np.array([max(l0, l_min)]))
     ls = np.concatenate(cands)
     ls = ls[ls >= l_min]
-    loss = np.concatenate([tt * 5.0 * math.sqrt(n) * rounding_spread(g, q, ls[i:i + 8192])
-                           for i in range(0, len(ls), 8192)])
+    loss = np.concatenate(
+        [
+            tt * 5.0 * math.sqrt(n) * rounding_spread(g, q, ls[i : i + 8192])
+            for i in range(0, len(ls), 8192)
+        ]
+    )
     ok = loss <= rel_loss
     l = float(ls[ok].max()) if ok.any() else float(ls[np.argmin(loss)])
     # cost: when that grid needs a long period, a grid with up to twice the loss target is
@@ -544,20 +563,20 @@ def direct_expectation(law: LatticeLaw, n: int, upper: bool, eta: float) -> arb:
     for _ in range(n):
         new = np.zeros(len(p) + width)
         for o, qj in zip(offs, q):
-            new[o:o + len(p)] += qj * p
+            new[o : o + len(p)] += qj * p
         p = new
     v = n * kmin + np.arange(len(p))
     pos = v > 0
     val = float(np.sum((v[pos] * law.l) * p[pos]))
     r = len(k)
-    gam = lambda m: m * UNIT / (1 - m * UNIT)   # noqa: E731
+    gam = lambda m: m * UNIT / (1 - m * UNIT)  # noqa: E731
     F = (1 + arb(gam(2 * r))) ** n * (1 + arb(gam(int(pos.sum()) + 3)))
     if upper:
         return arb(val) * F * (1 + arb(eta)) ** n / n
     return arb(val) / F * (1 - arb(eta)) ** n / n
 
 
-ENUMERATION_MAX = 20_000          # most count vectors enumerated in Arb (small n, few atoms)
+ENUMERATION_MAX = 20_000  # most count vectors enumerated in Arb (small n, few atoms)
 
 
 def compositions(n: int, r: int) -> int:
@@ -583,8 +602,9 @@ def direct_is_normal(q: np.ndarray, n: int, l: float) -> bool:
     return bits >= -1000
 
 
-def enumerated_expectation(ex: Sequence[Fraction], q: Sequence[float], q0: float, n: int,
-                           upper: bool, eta: float) -> arb:
+def enumerated_expectation(
+    ex: Sequence[Fraction], q: Sequence[float], q0: float, n: int, upper: bool, eta: float
+) -> arb:
     r"""Ball for :math:`\tfrac1n\mathbb{E}[(\sum_i G_i)_+]` (times :math:`(1\pm\eta)^n`) of the
     law with the exact atoms ``ex`` (weights ``q``) and 0 (weight ``q0``), by enumerating every
     count vector :math:`N` (:math:`\binom{n+r-1}{r-1}` of them):
@@ -631,15 +651,16 @@ def enumerated_expectation(ex: Sequence[Fraction], q: Sequence[float], q0: float
     return total * f / n
 
 
-def lattice_and_period(ex: list[Fraction], q: np.ndarray, q0: float, n: int, l: float,
-                       t: float, upper: bool) -> tuple[LatticeLaw, int]:
+def lattice_and_period(
+    ex: list[Fraction], q: np.ndarray, q0: float, n: int, l: float, t: float, upper: bool
+) -> tuple[LatticeLaw, int]:
     r"""The lattice law on ``l`` (on ``g l`` when all atoms share the factor g) and the period
     N: the tilted bulk of K (9 sd either side),
     the spread of the rounding shift and the decay length :math:`45/(tl)` of h, capped at the
     support plus that decay length (the whole support, for the lower end)."""
     law = lattice_law(ex + [Fraction(0)], list(q) + [q0], l, up=upper)
     g = math.gcd(*law.k)
-    if g > 1:   # the law lives on g*l*Z: the same rounding on the coarser grid, no loss
+    if g > 1:  # the law lives on g*l*Z: the same rounding on the coarser grid, no loss
         law = lattice_law(ex + [Fraction(0)], list(q) + [q0], float(Fraction(l) * g), up=upper)
     if q0 <= 0:
         law = LatticeLaw(law.k[:-1], law.q[:-1], law.d[:-1], law.l)
@@ -658,12 +679,20 @@ def lattice_and_period(ex: list[Fraction], q: np.ndarray, q0: float, n: int, l: 
     return law, nice_size(int(math.ceil(need)) + 1)
 
 
-def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
-                  zero_mass: float = 0.0, margins: Sequence[float] | None = None,
-                  l: float | None = None, rel_loss: float = DEFAULT_REL_LOSS,
-                  max_grid: int = MAX_GRID, upper: bool = True,
-                  prob_rel_err: float = 1e-12,
-                  zero_mass_rel_err: float | None = None) -> LatticeEvaluation:
+def lattice_delta(
+    atoms: Sequence[float],
+    probs: Sequence[float],
+    n: int,
+    *,
+    zero_mass: float = 0.0,
+    margins: Sequence[float] | None = None,
+    l: float | None = None,
+    rel_loss: float = DEFAULT_REL_LOSS,
+    max_grid: int = MAX_GRID,
+    upper: bool = True,
+    prob_rel_err: float = 1e-12,
+    zero_mass_rel_err: float | None = None,
+) -> LatticeEvaluation:
     r"""Certified :math:`\tfrac1n\mathbb{E}[(\sum_iG_i)_+]` bound for the finite law
     ``atoms``/``probs`` (plus ``zero_mass`` at 0), each atom known to within ``margins``.
 
@@ -707,26 +736,33 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
     try:
         if g.size == 0 or (upper and max(ex) <= 0) or (not upper and max(ex) <= 0):
             return LatticeEvaluation(arb(0), 0.0, 0, 0.0, 0.0, 0, upper)
-        if min(ex) >= 0:   # S >= 0: E[S_+] = E[S] = n sum q g
-            tot = sum((arb(qj) * arb(fmpq(x.numerator, x.denominator)) for qj, x in zip(q, ex)),
-                      arb(0))
+        if min(ex) >= 0:  # S >= 0: E[S_+] = E[S] = n sum q g
+            tot = sum(
+                (arb(qj) * arb(fmpq(x.numerator, x.denominator)) for qj, x in zip(q, ex)), arb(0)
+            )
             f = (1 + arb(eta)) ** n if upper else (1 - arb(eta)) ** n
             return LatticeEvaluation(tot * f, 0.0, 0, 0.0, 0.0, 0, upper)
         ga = np.append(exf, 0.0)
         qa = np.append(q, q0)
-        if n <= DIRECT_MAX_N and compositions(n, len(q) + (q0 > 0)) <= ENUMERATION_MAX \
-                and not direct_is_normal(np.append(q, q0), n, 0.0):
+        if (
+            n <= DIRECT_MAX_N
+            and compositions(n, len(q) + (q0 > 0)) <= ENUMERATION_MAX
+            and not direct_is_normal(np.append(q, q0), n, 0.0)
+        ):
             # small n and few atoms, with cells below the float range: every cell in Arb
-            return LatticeEvaluation(enumerated_expectation(ex, q, q0, n, upper, eta), 0.0, 0,
-                                     0.0, 0.0, 0, upper)
+            return LatticeEvaluation(
+                enumerated_expectation(ex, q, q0, n, upper, eta), 0.0, 0, 0.0, 0.0, 0, upper
+            )
         if n <= DIRECT_MAX_N:
             spread = float(exf.max() - min(exf.min(), 0.0))
             ld = l if l is not None else n * spread / DIRECT_CELLS
-            if n * n * spread / ld * (len(q) + 1) <= DIRECT_MAX_WORK \
-                    and direct_is_normal(np.append(q, q0), n, ld):
+            if n * n * spread / ld * (len(q) + 1) <= DIRECT_MAX_WORK and direct_is_normal(
+                np.append(q, q0), n, ld
+            ):
                 law = lattice_law(ex + [Fraction(0)], list(q) + [q0], ld, up=upper)
-                return LatticeEvaluation(direct_expectation(law, n, upper, eta), ld, 0, 0.0, 0.0,
-                                         0, upper)
+                return LatticeEvaluation(
+                    direct_expectation(law, n, upper, eta), ld, 0, 0.0, 0.0, 0, upper
+                )
         t = saddle_tilt(ga, qa)
         _, var = tilted_moments(ga[qa > 0], qa[qa > 0], t)
         t = max(t, 0.5 / math.sqrt(n * max(var, 1e-300)))
@@ -738,17 +774,19 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
                 law, N = lattice_and_period(ex, q, q0, n, l, t, upper)
                 if N <= max_grid or not adaptive:
                     break
-                l = choose_grid(ga, qa, n, t, rel_loss=rel_loss,
-                                max_grid=int(max_grid * max_grid / N))
+                l = choose_grid(
+                    ga, qa, n, t, rel_loss=rel_loss, max_grid=int(max_grid * max_grid / N)
+                )
             if N > max_grid:
                 if not upper:
                     return LatticeEvaluation(arb(0), l, N, t, 0.0, 0, upper)
-                raise CannotCertify(f"the lattice period would be N={N} > max_grid={max_grid} "
-                                    f"(n={n}, l={l:g}); pass a coarser l or a larger max_grid")
+                raise CannotCertify(
+                    f"the lattice period would be N={N} > max_grid={max_grid} "
+                    f"(n={n}, l={l:g}); pass a coarser l or a larger max_grid"
+                )
             shifts = _shift_candidates(law, n) if upper else [0.0]
             try:
-                val, c, nf = lattice_expectation(law, n, t, N, shifts=shifts, upper=upper,
-                                                 eta=eta)
+                val, c, nf = lattice_expectation(law, n, t, N, shifts=shifts, upper=upper, eta=eta)
                 break
             except CannotCertify:
                 # the lattice law is nearly periodic: another (finer, incommensurate) grid
@@ -764,10 +802,16 @@ def lattice_delta(atoms: Sequence[float], probs: Sequence[float], n: int, *,
 
 
 # ============================================================ float-pair interface
-def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
-                      l: float | None = None, zero_mass: float | None = None,
-                      margins: Sequence[float] | None = None,
-                      zero_mass_rel_err: float | None = None) -> tuple[float, float]:
+def blanket_delta_fft(
+    atoms: Sequence[float],
+    probs: Sequence[float],
+    n: int,
+    *,
+    l: float | None = None,
+    zero_mass: float | None = None,
+    margins: Sequence[float] | None = None,
+    zero_mass_rel_err: float | None = None,
+) -> tuple[float, float]:
     r"""Certified :math:`\tfrac1n\mathbb{E}[(\sum G_i)_+]` as ``(value, error)``: ``value`` is
     an upper bound and ``value - error`` a lower bound (the lower end is 0 when the whole
     support does not fit in :data:`MAX_GRID` points).  ``zero_mass_rel_err``: the proven
@@ -781,12 +825,28 @@ def blanket_delta_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
         zero_mass = max(0.0, 1.0 - float(q[g != 0].sum()))
         q = np.where(g == 0, 0.0, q)
         zero_mass_rel_err = None
-    up = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=True,
-                       zero_mass_rel_err=zero_mass_rel_err)
+    up = lattice_delta(
+        g,
+        q,
+        n,
+        zero_mass=zero_mass,
+        margins=margins,
+        l=l,
+        upper=True,
+        zero_mass_rel_err=zero_mass_rel_err,
+    )
     hi = float_up(up.value)
     try:
-        lo_eval = lattice_delta(g, q, n, zero_mass=zero_mass, margins=margins, l=l, upper=False,
-                                zero_mass_rel_err=zero_mass_rel_err)
+        lo_eval = lattice_delta(
+            g,
+            q,
+            n,
+            zero_mass=zero_mass,
+            margins=margins,
+            l=l,
+            upper=False,
+            zero_mass_rel_err=zero_mass_rel_err,
+        )
         lo = float_down(lo_eval.value)
     except CannotCertify:
         lo = 0.0
@@ -799,8 +859,9 @@ def default_grid(eps0: float) -> float:
     return (math.exp(eps0) - 1) / 1200
 
 
-def blanket_delta_plain_fft(atoms: Sequence[float], probs: Sequence[float], n: int, *,
-                            l: float, width_sd: float = 12.0) -> float:
+def blanket_delta_plain_fft(
+    atoms: Sequence[float], probs: Sequence[float], n: int, *, l: float, width_sd: float = 12.0
+) -> float:
     r"""A plain implementation of Su-Cheng-Wang 2026, Algorithm 4 (for comparisons only).
 
     Rounds atoms up to :math:`l\mathbb{Z}`, convolves n-fold with one FFT on a grid of
@@ -841,17 +902,27 @@ class BlanketFFTAccountant(Accountant):
     """
 
     kind = Kind.UPPER
-    certificate = ("Su-Cheng-Wang 2026 Thm 4; atoms rounded up to a lattice, exponential tilt, periodised "
-                   "positive part by Parseval; Arb balls for the decisive frequencies, proven "
-                   "float64 bound (Higham Lemma 3.5, eq. 3.5) for the rest")
+    certificate = (
+        "Su-Cheng-Wang 2026 Thm 4; atoms rounded up to a lattice, exponential tilt, periodised "
+        "positive part by Parseval; Arb balls for the decisive frequencies, proven "
+        "float64 bound (Higham Lemma 3.5, eq. 3.5) for the rest"
+    )
 
-    def __init__(self, mech, n: int, *, adjacency: str = "replace-one", l: float | None = None,
-                 rel_loss: float = DEFAULT_REL_LOSS, max_grid: int = MAX_GRID,
-                 method: str = "blanket-fft"):
+    def __init__(
+        self,
+        mech,
+        n: int,
+        *,
+        adjacency: str = "replace-one",
+        l: float | None = None,
+        rel_loss: float = DEFAULT_REL_LOSS,
+        max_grid: int = MAX_GRID,
+        method: str = "blanket-fft",
+    ):
         self.method, self.mechanism, self.n, self.adjacency = method, mech, check_n(n), adjacency
         self.l = None if l is None else check_real("l", l, 0.0, math.inf, lo_open=True)
         self.rel_loss = check_real("rel_loss", rel_loss, 0.0, 1.0, lo_open=True)
-        self.max_grid = int(check_real("max_grid", max_grid, 64, 2 ** 28))
+        self.max_grid = int(check_real("max_grid", max_grid, 64, 2**28))
         self.laws = tuple(ratio_laws(mech, adjacency))
         self.eps_max = numeric_eps0(mech)
         self.evaluated: dict[float, tuple[float, float]] = {}
@@ -862,9 +933,17 @@ class BlanketFFTAccountant(Accountant):
         evals = []
         for law in self.laws:
             g, q, mg = law.gparv(epsilon)
-            ev = lattice_delta(g, q, self.n, zero_mass=law.zero_mass, margins=mg, l=self.l,
-                               rel_loss=self.rel_loss, max_grid=self.max_grid,
-                               zero_mass_rel_err=law.zero_err)
+            ev = lattice_delta(
+                g,
+                q,
+                self.n,
+                zero_mass=law.zero_mass,
+                margins=mg,
+                l=self.l,
+                rel_loss=self.rel_loss,
+                max_grid=self.max_grid,
+                zero_mass_rel_err=law.zero_err,
+            )
             evals.append(ev)
             lo = max(lo, float_down(ev.value))
             hi = max(hi, float_up(ev.value))
@@ -906,8 +985,13 @@ class BlanketFFTAccountant(Accountant):
         return super().profile(epsilons, deltas, progress=progress)
 
 
-@register("blanket-fft", kind=Kind.UPPER, supports=is_finite_ldp,
-          default_for=lambda m, n: n > MAX_EXACT_N, options=("l", "rel_loss", "max_grid"),
-          summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) on a tilted lattice with relative error")
+@register(
+    "blanket-fft",
+    kind=Kind.UPPER,
+    supports=is_finite_ldp,
+    default_for=lambda m, n: n > MAX_EXACT_N,
+    options=("l", "rel_loss", "max_grid"),
+    summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) on a tilted lattice with relative error",
+)
 def _blanket_fft(mech, n, *, adjacency="replace-one", **options):
     return BlanketFFTAccountant(mech, n, adjacency=adjacency, **options)

@@ -73,13 +73,15 @@ dominate a tiny :math:`\delta`; there the arrays also hit ``max_points`` and the
 coarsened, so the (still certified) bound is loose and moves by up to ~20% between lattices.
 ``parts`` of each result lists every term.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import mpmath as mp
 import numpy as np
@@ -132,7 +134,7 @@ class GridLaw:
 def spread_to_double(g: GridLaw) -> GridLaw:
     r"""Mean-preserving spread onto the lattice :math:`2h` (odd points split half-half)."""
     k = g.k0 + np.arange(len(g.p))
-    lo = k // 2                                   # floor
+    lo = k // 2  # floor
     k0 = int(lo[0])
     size = int((k[-1] + 1) // 2) - k0 + 1
     out = np.zeros(size)
@@ -154,7 +156,7 @@ def clamp(g: GridLaw, budget: float) -> tuple[GridLaw, float]:
         return g, 0.0
     idx = np.arange(n, dtype=float)
     # upper: T(j) = h * sum_{i>j} (i - j) p_i  from right-cumulative sums
-    rc_mass = np.concatenate([np.cumsum(p[::-1])[::-1][1:], [0.0]])        # sum_{i>j} p_i
+    rc_mass = np.concatenate([np.cumsum(p[::-1])[::-1][1:], [0.0]])  # sum_{i>j} p_i
     rc_first = np.concatenate([np.cumsum((idx * p)[::-1])[::-1][1:], [0.0]])
     tail = g.h * (rc_first - idx * rc_mass)
     ok = np.nonzero(tail <= budget)[0]
@@ -168,11 +170,11 @@ def clamp(g: GridLaw, budget: float) -> tuple[GridLaw, float]:
     j_lo = min(j_lo, j_hi)
     if j_lo == 0 and j_hi == n - 1:
         return g, 0.0
-    above = p[j_hi + 1:]
+    above = p[j_hi + 1 :]
     dist = g.h * np.arange(1, len(above) + 1)
     moved = float(np.dot(dist, above)) * (1 + 2 * len(above) * U)
     moved += g.l1 * g.h * (n - 1 - j_hi)
-    out = p[j_lo:j_hi + 1].copy()
+    out = p[j_lo : j_hi + 1].copy()
     below = float(np.sum(p[:j_lo]))
     up = float(np.sum(above))
     out[0] += below
@@ -199,7 +201,7 @@ def convolve_arb(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
     c = np.array([float(x.mid()) for x in coeffs])
     rad = sum(float(x.rad()) for x in coeffs)
     out = np.zeros(len(a) + len(b) - 1)
-    out[:len(c)] = c
+    out[: len(c)] = c
     return out, (rad + U * float(np.sum(np.abs(c)))) * (1 + 1e-10)
 
 
@@ -213,9 +215,16 @@ def _convolve(a: GridLaw, b: GridLaw) -> GridLaw:
     return GridLaw(a.h, a.k0 + b.k0, c, l1, a.m + b.m)
 
 
-def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: float = 32.0,
-                  level_resolution: float = 48.0, budget: float = BUDGET,
-                  max_points: int = MAX_POINTS) -> BlanketResult:
+def blanket_delta(
+    law: AffineLognormal,
+    gamma: float,
+    n: int,
+    *,
+    resolution: float = 32.0,
+    level_resolution: float = 48.0,
+    budget: float = BUDGET,
+    max_points: int = MAX_POINTS,
+) -> BlanketResult:
     r"""Certified upper bound on :math:`\frac{1}{n\gamma}E[(\sum_{i\le n} B_iL_i)_+]` (see the module
     docstring for what the certificate covers)."""
     n = check_n(n)
@@ -234,7 +243,7 @@ def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: flo
     if not (var_l < 1e300 and abs(mean_l) < 1e150 and abs(law.a) < 1e150):
         # no lattice resolves this law in float64; the caller's single-report bound applies
         return BlanketResult(1.0, 0.0, {"trivial": "the law of L overflows float64"})
-    sd_x = math.sqrt(gamma * var_l + gamma * (1 - gamma) * mean_l ** 2)
+    sd_x = math.sqrt(gamma * var_l + gamma * (1 - gamma) * mean_l**2)
     h = sd_x / resolution
     t_lo, t_hi = truncation_points(law, budget, h)
     if (t_hi - t_lo) / h > MAX_LATTICE:
@@ -242,7 +251,7 @@ def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: flo
     lat = discretise(law, h, t_lo, t_hi)
     kmin, kmax = min(lat.k0, 0), max(lat.k1, 0)
     px = np.zeros(kmax - kmin + 1)
-    px[lat.k0 - kmin: lat.k1 - kmin + 1] = gamma * lat.p
+    px[lat.k0 - kmin : lat.k1 - kmin + 1] = gamma * lat.p
     px[-kmin] += 1.0 - gamma
     base = GridLaw(h, kmin, px, gamma * lat.l1_error + 4 * U, 1)
     x_at = {h: base}
@@ -257,8 +266,9 @@ def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: flo
         if not final:
             g, tail = clamp(g, budget * g.m * gamma)
             moved = tail * (n // g.m) / (n * gamma)
-        while (math.sqrt(g.m) * sd_x / (2 * g.h) >= level_resolution or len(g.p) > max_points) \
-                and len(g.p) > 2:
+        while (
+            math.sqrt(g.m) * sd_x / (2 * g.h) >= level_resolution or len(g.p) > max_points
+        ) and len(g.p) > 2:
             g = spread_to_double(g)
         return g, moved
 
@@ -280,14 +290,23 @@ def blanket_delta(law: AffineLognormal, gamma: float, n: int, *, resolution: flo
     ng = n * gamma
     # gamma is used as a float: moving it by |d gamma| <= u gamma moves E[S_+] by at most
     # n |d gamma| E|L| (couple the Bernoullis) and 1/(n gamma) by a factor 1 + u
-    e_abs = abs(law.a) + abs(law.b) * math.exp(law.m + law.s ** 2 / 2)
+    e_abs = abs(law.a) + abs(law.b) * math.exp(law.m + law.s**2 / 2)
     gamma_term = 2 * U * (e_abs + body / ng)
     error = l1_term / ng + clamp_terms + lat.excess + gamma_term
     # the last few float operations (two divisions, four additions) round by at most 8u
     delta = min((body / ng + error) * (1 + 8 * U), 1.0)
-    parts = {"fft_sum": body / ng, "roundoff": l1_term / ng, "clamp": clamp_terms,
-             "truncation": lat.excess, "gamma_rounding": gamma_term, "h0": h, "h_final": g.h, "points_final": len(g.p),
-             "lattice_points": len(lat.p), "seconds": time.perf_counter() - t0}
+    parts = {
+        "fft_sum": body / ng,
+        "roundoff": l1_term / ng,
+        "clamp": clamp_terms,
+        "truncation": lat.excess,
+        "gamma_rounding": gamma_term,
+        "h0": h,
+        "h_final": g.h,
+        "points_final": len(g.p),
+        "lattice_points": len(lat.p),
+        "seconds": time.perf_counter() - t0,
+    }
     return BlanketResult(float(delta), float(min(error, delta)), parts)
 
 
@@ -299,9 +318,13 @@ def check_gamma(gamma: Any) -> float:
     except (TypeError, ValueError):
         raise InvalidParameter("gamma", gamma, "(0, 1]") from None
     if math.isnan(g) or not 0 < g <= 1:
-        raise InvalidParameter("gamma", gamma, "(0, 1]",
-                               "the Gaussian local randomizer has no blanket (gamma = 0): use "
-                               "the gaussian-local-asymptotic method")
+        raise InvalidParameter(
+            "gamma",
+            gamma,
+            "(0, 1]",
+            "the Gaussian local randomizer has no blanket (gamma = 0): use "
+            "the gaussian-local-asymptotic method",
+        )
     return g
 
 
@@ -318,7 +341,7 @@ def worst_radius(mech: Any) -> tuple[float, str]:
     r = sp.Symbol("r", positive=True)
     e = sp.Symbol("e", nonnegative=True)
     law = mech.amplification_law(e, r=r)
-    mean_one = sp.simplify(law.m + law.s ** 2 / 2) == 0
+    mean_one = sp.simplify(law.m + law.s**2 / 2) == 0
     increasing = sp.simplify(sp.diff(law.s, r)).is_positive
     free = not (law.a.has(r) or law.b.has(r))
     if mean_one and increasing and free:
@@ -360,21 +383,21 @@ def local_delta(params: tuple) -> float:
         # the parameters come from mpmath at 40 digits: a ball of relative radius 1e-35 covers them
         a, b, s, m = (arb(mp.nstr(v, 45)) * arb(1, 1e-35) for v in params)
         sqrt2 = arb(2).sqrt()
-        phi = lambda x: (-x / sqrt2).erfc() / 2          # noqa: E731
+        phi = lambda x: (-x / sqrt2).erfc() / 2  # noqa: E731
         scale = abs(b) * (m + s * s / 2).exp()
-        fa, fb = float(params[0]), float(params[1])      # signs decide the branch
+        fa, fb = float(params[0]), float(params[1])  # signs decide the branch
         if fb == 0:
-            val = arb(max(float_up(a), 0.0))           # L = a
+            val = arb(max(float_up(a), 0.0))  # L = a
         elif fb > 0:
             if fa >= 0:
-                val = abs(a) + scale                      # L_+ <= |a| + bW
+                val = abs(a) + scale  # L_+ <= |a| + bW
             else:
-                z = ((-a / b).log() - m) / s              # L > 0 <=> Z > z
+                z = ((-a / b).log() - m) / s  # L > 0 <=> Z > z
                 val = scale * phi(s - z) + a * phi(-z)
         else:
-            if fa <= 0:                                   # L < a <= 0 up to the ball of a
+            if fa <= 0:  # L < a <= 0 up to the ball of a
                 return max(float_up(a), 0.0)
-            z = ((a / -b).log() - m) / s                  # L > 0 <=> Z < z
+            z = ((a / -b).log() - m) / s  # L > 0 <=> Z < z
             val = a * phi(z) - scale * phi(z - s)
         hi = float_up(val)
         return min(max(hi, 0.0), 1.0) if math.isfinite(hi) else 1.0
@@ -408,8 +431,16 @@ def float_law(params: tuple) -> tuple[AffineLognormal | None, float]:
 ORDERS = ("(x, bot)", "(bot, x)")
 
 
-def bmg_delta_pairs(fns, gamma: float, n: int, epsilon: float, r: float = 1.0, *,
-                    orders: tuple[str, ...] = ORDERS, **kw: Any) -> dict[str, BlanketResult]:
+def bmg_delta_pairs(
+    fns,
+    gamma: float,
+    n: int,
+    epsilon: float,
+    r: float = 1.0,
+    *,
+    orders: tuple[str, ...] = ORDERS,
+    **kw: Any,
+) -> dict[str, BlanketResult]:
     """Certified bounds of the pair ``orders`` (each the smaller of the blanket and the local
     bound); only the maximum over both orders is a bound for the zero-out relation."""
     out = {}
@@ -422,8 +453,11 @@ def bmg_delta_pairs(fns, gamma: float, n: int, epsilon: float, r: float = 1.0, *
         if law is not None and local > 0:
             res = blanket_delta(law, gamma, n, **kw)
             if rounding > 0:
-                res = BlanketResult(min(res.delta + rounding, 1.0), res.error + rounding,
-                                    dict(res.parts, parameter_rounding=rounding))
+                res = BlanketResult(
+                    min(res.delta + rounding, 1.0),
+                    res.error + rounding,
+                    dict(res.parts, parameter_rounding=rounding),
+                )
         if res is None or local <= res.delta:
             out[name] = BlanketResult(local, 0.0, {"method": "single-report divergence (Arb)"})
         else:
@@ -431,8 +465,9 @@ def bmg_delta_pairs(fns, gamma: float, n: int, epsilon: float, r: float = 1.0, *
     return out
 
 
-def bmg_delta(mech: Any, n: int, epsilon: float, *, radius: float | None = None,
-              **kw: Any) -> BlanketResult:
+def bmg_delta(
+    mech: Any, n: int, epsilon: float, *, radius: float | None = None, **kw: Any
+) -> BlanketResult:
     r"""Certified :math:`\delta(\varepsilon)` of the shuffled BMG, worst over both orders of the
     zero-out pair (Takagi-Liew 2026, App. C)."""
     n = check_n(n)
@@ -441,7 +476,9 @@ def bmg_delta(mech: Any, n: int, epsilon: float, *, radius: float | None = None,
     if radius is None:
         radius, _why = worst_radius(mech)
         if math.isnan(radius):
-            raise CannotCertify("no convex-order argument locates the worst input of this mechanism")
+            raise CannotCertify(
+                "no convex-order argument locates the worst input of this mechanism"
+            )
     pairs = bmg_delta_pairs(law_functions(mech), gamma, n, epsilon, radius, **kw)
     worst = max(pairs, key=lambda k: pairs[k].delta)
     res = pairs[worst]
@@ -451,10 +488,12 @@ def bmg_delta(mech: Any, n: int, epsilon: float, *, radius: float | None = None,
 
 # ============================================================================ accountant
 
-CERTIFICATE = ("Takagi-Liew 2026 App. C (Balle et al. Lemma 5.3), both orders of the zero-out pair, worst "
-               "|x| = 1 by convex order; capped by the single-report divergence (Arb); lattice law "
-               "in Arb (truncation excess added, convex split), re-gridding by mean-preserving "
-               "spreads, clamp excess added, radix-2 FFT round-off by Higham Thm 24.2")
+CERTIFICATE = (
+    "Takagi-Liew 2026 App. C (Balle et al. Lemma 5.3), both orders of the zero-out pair, worst "
+    "|x| = 1 by convex order; capped by the single-report divergence (Arb); lattice law "
+    "in Arb (truncation excess added, convex split), re-gridding by mean-preserving "
+    "spreads, clamp excess added, radix-2 FFT round-off by Higham Thm 24.2"
+)
 PAIRS = "all: (x, bot) and (bot, x) with |x| <= 1"
 
 
@@ -476,12 +515,24 @@ class BMGBlanketAccountant(Accountant):
     certificate = CERTIFICATE
     pairs = PAIRS
 
-    def __init__(self, mech: Any, n: int, *, adjacency: str = "zero-out", method: str = "bmg-blanket",
-                 resolution: float = 32.0, level_resolution: float = 48.0, budget: float = BUDGET):
+    def __init__(
+        self,
+        mech: Any,
+        n: int,
+        *,
+        adjacency: str = "zero-out",
+        method: str = "bmg-blanket",
+        resolution: float = 32.0,
+        level_resolution: float = 48.0,
+        budget: float = BUDGET,
+    ):
         self.method, self.mechanism, self.n, self.adjacency = method, mech, check_n(n), adjacency
         self.gamma = check_gamma(mech.gamma)
-        self.options = {"resolution": float(resolution), "level_resolution": float(level_resolution),
-                        "budget": float(budget)}
+        self.options = {
+            "resolution": float(resolution),
+            "level_resolution": float(level_resolution),
+            "budget": float(budget),
+        }
         radius, why = worst_radius(mech)
         if math.isnan(radius):
             raise CannotCertify(f"bmg-blanket cannot locate the worst input: {why}")
@@ -494,13 +545,20 @@ class BMGBlanketAccountant(Accountant):
         if epsilon in self._cache:
             return self._cache[epsilon]
         t0 = time.perf_counter()
-        pairs = bmg_delta_pairs(law_functions(self.mechanism), self.gamma, self.n, epsilon,
-                                self.radius, **self.options)
+        pairs = bmg_delta_pairs(
+            law_functions(self.mechanism), self.gamma, self.n, epsilon, self.radius, **self.options
+        )
         worst = max(pairs, key=lambda k: pairs[k].delta)
         res = pairs[worst]
         note = f"worst order {worst}; " + ", ".join(f"{k}: {v.delta:.6g}" for k, v in pairs.items())
-        b = self._bound("delta", epsilon, max(res.delta - res.error, 0.0), res.delta,
-                        seconds=time.perf_counter() - t0, note=note)
+        b = self._bound(
+            "delta",
+            epsilon,
+            max(res.delta - res.error, 0.0),
+            res.delta,
+            seconds=time.perf_counter() - t0,
+            note=note,
+        )
         self._cache[epsilon] = b
         return b
 
@@ -512,8 +570,10 @@ class BMGBlanketAccountant(Accountant):
 
         try:
             with mp.workdps(30):
-                a, b, s, m = (f(mp.mpf(0), mp.mpf(self.radius)) for f in law_functions(self.mechanism))
-                var = b ** 2 * mp.exp(2 * m + s ** 2) * mp.expm1(s ** 2)
+                a, b, s, m = (
+                    f(mp.mpf(0), mp.mpf(self.radius)) for f in law_functions(self.mechanism)
+                )
+                var = b**2 * mp.exp(2 * m + s**2) * mp.expm1(s**2)
                 chi = float(mp.sqrt(self.gamma / var)) if var > 0 else math.inf
             if not (0 < chi < math.inf):
                 return 1e-3
@@ -529,10 +589,15 @@ class BMGBlanketAccountant(Accountant):
         return invert_delta(self, delta, rel_tol=rel_tol, eps_start=self.epsilon_guess(delta))
 
 
-@register("bmg-blanket", kind=Kind.UPPER, supports=is_bmg, adjacencies=("zero-out",),
-          options=("resolution", "level_resolution", "budget"),
-          default_for=lambda m, n: getattr(m, "name", None) == "bmg",
-          summary="certified blanket bound of Takagi-Liew 2026 App. C for BMG, both pair orders")
+@register(
+    "bmg-blanket",
+    kind=Kind.UPPER,
+    supports=is_bmg,
+    adjacencies=("zero-out",),
+    options=("resolution", "level_resolution", "budget"),
+    default_for=lambda m, n: getattr(m, "name", None) == "bmg",
+    summary="certified blanket bound of Takagi-Liew 2026 App. C for BMG, both pair orders",
+)
 def bmg_blanket_accountant(mech, n, *, adjacency="zero-out", **options):
     return BMGBlanketAccountant(mech, n, adjacency=adjacency, **options)
 
@@ -547,8 +612,13 @@ def bmg_epsilon(mech: Any, n: int, delta: float, *, rel_tol: float = 1e-6, **kw:
     return b.hi
 
 
-def bmg_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,
-                deltas: Sequence[float] | None = None, **kw: Any) -> "PrivacyProfile":
+def bmg_profile(
+    mech: Any,
+    n: int,
+    epsilons: Sequence[float] | None = None,
+    deltas: Sequence[float] | None = None,
+    **kw: Any,
+) -> PrivacyProfile:
     """Certified profile of the shuffled BMG (method ``bmg-blanket``): one
     :class:`~shufflekit.numeric.bound.Bound` per epsilon and per delta."""
     n = check_n(n)

@@ -22,10 +22,12 @@ Certification: the returned value is inflated by a relative margin
 (about ``n * 1e-16`` in the exponent), so it is never below the exact bound value,
 which itself is never below the true delta.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Literal, Sequence
+from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 from scipy.optimize import brentq
@@ -38,7 +40,9 @@ Direction = Literal["Q||P", "P||Q", "both"]
 SAFETY = 1e-9  # relative inflation: >> n*1e-16 for every n <= 1e6 used here
 
 
-def _log_bound(lam: float, n: int, tau: float, r: np.ndarray, w0: np.ndarray, w1: np.ndarray) -> float:
+def _log_bound(
+    lam: float, n: int, tau: float, r: np.ndarray, w0: np.ndarray, w1: np.ndarray
+) -> float:
     """log of e^{-lam n tau} M(lam)^{n-1} E_{W1} e^{lam Z}."""
     with np.errstate(divide="ignore"):
         lw0, lw1 = np.log(w0), np.log(w1)
@@ -47,7 +51,9 @@ def _log_bound(lam: float, n: int, tau: float, r: np.ndarray, w0: np.ndarray, w1
     return -lam * n * tau + (n - 1) * log_m + log_m1
 
 
-def _dlog_bound(lam: float, n: int, tau: float, r: np.ndarray, w0: np.ndarray, w1: np.ndarray) -> float:
+def _dlog_bound(
+    lam: float, n: int, tau: float, r: np.ndarray, w0: np.ndarray, w1: np.ndarray
+) -> float:
     a0 = lam * r + np.log(w0)
     with np.errstate(divide="ignore"):
         a1 = lam * r + np.log(w1)
@@ -79,8 +85,9 @@ def _minimise_convex(f, df) -> float:
     return min(f(lam), f(0.0))
 
 
-def _channel(w0: Sequence[float], w1: Sequence[float], excess: Sequence[float] | None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _channel(
+    w0: Sequence[float], w1: Sequence[float], excess: Sequence[float] | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Validated ``(W0, W1, r)``, :math:`r = W_1/W_0 - 1`.
 
     Outputs with :math:`W_0(y) = W_1(y) = 0` carry no probability under either law and are
@@ -109,14 +116,21 @@ def _channel(w0: Sequence[float], w1: Sequence[float], excess: Sequence[float] |
     if keep is not None and r.size == keep.size:
         r = r[keep]
     if r.size != w0a.size or not np.all(np.isfinite(r)) or np.any(r < -1):
-        raise ValueError(f"excess={np.asarray(excess).tolist()} is not allowed; one finite "
-                         "ratio excess W1/W0 - 1 >= -1 per output is needed")
+        raise ValueError(
+            f"excess={np.asarray(excess).tolist()} is not allowed; one finite "
+            "ratio excess W1/W0 - 1 >= -1 per output is needed"
+        )
     return w0a, w1a, r
 
 
-def chernoff_log_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon: float,
-                       direction: Direction = "Q||P",
-                       excess: Sequence[float] | None = None) -> float:
+def chernoff_log_delta(
+    w0: Sequence[float],
+    w1: Sequence[float],
+    n: int,
+    epsilon: float,
+    direction: Direction = "Q||P",
+    excess: Sequence[float] | None = None,
+) -> float:
     """Natural log of :func:`chernoff_delta` (before the safety margin); ``-inf`` for an exact 0."""
     w0a, w1a, r = _channel(w0, w1, excess)
     n = check_n(n)
@@ -124,27 +138,39 @@ def chernoff_log_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon
     if direction not in ("Q||P", "P||Q", "both"):
         raise ValueError(f"direction={direction!r} is not allowed; use 'Q||P', 'P||Q' or 'both'")
     if direction == "both":
-        return max(chernoff_log_delta(w0a, w1a, n, eps, "Q||P", r),
-                   chernoff_log_delta(w0a, w1a, n, eps, "P||Q", r))
+        return max(
+            chernoff_log_delta(w0a, w1a, n, eps, "Q||P", r),
+            chernoff_log_delta(w0a, w1a, n, eps, "P||Q", r),
+        )
     # the exact-zero tests leave a relative 2^-50 for the rounding of r and of tau: within it
     # the minimisation runs (and answers a positive number)
     if direction == "Q||P":
         tau = math.expm1(eps)
-        if r.max() <= 0 or r.max() < tau * (1 - 2.0 ** -50):
-            return -math.inf    # U_n <= max r <= tau: (U_n - tau)_+ = 0 exactly
-        val = _minimise_convex(lambda lam: _log_bound(lam, n, tau, r, w0a, w1a),
-                               lambda lam: _dlog_bound(lam, n, tau, r, w0a, w1a))
+        if r.max() <= 0 or r.max() < tau * (1 - 2.0**-50):
+            return -math.inf  # U_n <= max r <= tau: (U_n - tau)_+ = 0 exactly
+        val = _minimise_convex(
+            lambda lam: _log_bound(lam, n, tau, r, w0a, w1a),
+            lambda lam: _dlog_bound(lam, n, tau, r, w0a, w1a),
+        )
     else:
         tau2 = -math.expm1(-eps)
-        if r.min() >= 0 or -r.min() < tau2 * (1 - 2.0 ** -50):
-            return -math.inf    # U_n >= min r >= -tau': (1 - e^eps (1+U_n))_+ = 0 exactly
-        val = _minimise_convex(lambda lam: _log_bound_reverse(lam, n, tau2, r, w0a),
-                               lambda lam: _dlog_bound_reverse(lam, n, tau2, r, w0a))
+        if r.min() >= 0 or -r.min() < tau2 * (1 - 2.0**-50):
+            return -math.inf  # U_n >= min r >= -tau': (1 - e^eps (1+U_n))_+ = 0 exactly
+        val = _minimise_convex(
+            lambda lam: _log_bound_reverse(lam, n, tau2, r, w0a),
+            lambda lam: _dlog_bound_reverse(lam, n, tau2, r, w0a),
+        )
     return min(0.0, val)
 
 
-def chernoff_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon: float,
-                   direction: Direction = "Q||P", excess: Sequence[float] | None = None) -> float:
+def chernoff_delta(
+    w0: Sequence[float],
+    w1: Sequence[float],
+    n: int,
+    epsilon: float,
+    direction: Direction = "Q||P",
+    excess: Sequence[float] | None = None,
+) -> float:
     r"""Certified upper bound on the canonical pair's hockey-stick divergence (Shvets 2026, Sec. 8.2).
 
     ``direction="Q||P"`` (default, the paper's statement) bounds :math:`\delta_{T_{n,1}\|T_{n,0}}(\varepsilon)`;
@@ -154,8 +180,10 @@ def chernoff_delta(w0: Sequence[float], w1: Sequence[float], n: int, epsilon: fl
     float rows (see :func:`_channel`).
     """
     if direction == "both":
-        return max(chernoff_delta(w0, w1, n, epsilon, "Q||P", excess),
-                   chernoff_delta(w0, w1, n, epsilon, "P||Q", excess))
+        return max(
+            chernoff_delta(w0, w1, n, epsilon, "Q||P", excess),
+            chernoff_delta(w0, w1, n, epsilon, "P||Q", excess),
+        )
     log_d = chernoff_log_delta(w0, w1, n, epsilon, direction, excess)
     if log_d == -math.inf:
         return 0.0

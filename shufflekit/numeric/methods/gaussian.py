@@ -20,12 +20,14 @@ numbers have an unbounded exponent, so :math:`\delta = 10^{-300}` (or :math:`10^
 its digits.  The float path works in log space with ``log_ndtr`` and ``expm1`` and reports an
 estimate of its relative error (:func:`gdp_delta_float_with_error`).
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
 import mpmath as mp
 from flint import arb, ctx
@@ -82,7 +84,7 @@ def gdp_delta_mp(epsilon: Any, mu: Any, dps: int = 50) -> mp.mpf:
             e, m = mp.mpf(epsilon), mp.mpf(mu)
             t1, t2 = _terms(e, m)
             d = t1 - t2
-            if d <= 0:   # cannot happen mathematically (t1 > t2); precision was too low
+            if d <= 0:  # cannot happen mathematically (t1 > t2); precision was too low
                 extra *= 2
                 continue
             lost = float(mp.log10(t1 / d))
@@ -133,7 +135,7 @@ def gdp_delta_float_with_error(epsilon: float, mu: float) -> tuple[float, float]
     d = math.exp(l1 + math.log(-math.expm1(diff))) if diff < 0 else 0.0
     if d == 0.0 or not math.isfinite(d):
         return float(gdp_delta_mp(e, m, 30)), 0.0
-    u = 2.0 ** -53
+    u = 2.0**-53
     # each log_ndtr carries a few ulps of its magnitude; the difference inherits their sum
     return d, d * u * (16 + 8 * (abs(l1) + abs(ln2) + e)) / abs(diff)
 
@@ -192,9 +194,9 @@ def central_gaussian_delta(epsilon: Any, sigma: Any, n: Any, dps: int | None = N
     r""":math:`\delta_{\mathsf{GM}(\sigma)}(\varepsilon)` with :math:`\mu = 1/(\sigma\sqrt n)` (Takagi-Liew 2026, eq. (delta-ab))."""
     if dps is None:
         return gdp_delta(epsilon, mu_of(sigma, n))
-    mu_of(sigma, n)                                   # validation
+    mu_of(sigma, n)  # validation
     with mp.workdps(dps + 20):
-        mu = 1 / (mp.mpf(sigma) * mp.sqrt(mp.mpf(n)))   # exact inputs, mu at full precision
+        mu = 1 / (mp.mpf(sigma) * mp.sqrt(mp.mpf(n)))  # exact inputs, mu at full precision
     return gdp_delta_mp(epsilon, mu, dps)
 
 
@@ -215,24 +217,35 @@ def rmse(sigma: Any, n: Any) -> float:
     return check_sigma(sigma) / math.sqrt(check_n(n))
 
 
-def central_gaussian_profile(sigma: Any, n: Any, epsilons: Sequence[float] | None = None,
-                             deltas: Sequence[float] | None = None, *, method: str = "exact"
-                             ) -> "PrivacyProfile":
+def central_gaussian_profile(
+    sigma: Any,
+    n: Any,
+    epsilons: Sequence[float] | None = None,
+    deltas: Sequence[float] | None = None,
+    *,
+    method: str = "exact",
+) -> PrivacyProfile:
     r"""Exact profile of :math:`\mathsf{GM}(\sigma)` from the registered accountant ``method``
     (``exact`` or ``gdp``): one Arb-enclosed :class:`~shufflekit.numeric.bound.Bound` per target,
     with the mechanism's :math:`\mu = 1/(\sigma\sqrt n)`, sensitivity and noise s.d. recorded."""
     n = check_n(n)
     sigma = check_sigma(sigma)
-    prof = accountant(CentralGaussian(sigma), n, method=method).profile(epsilons=epsilons,
-                                                                         deltas=deltas)
-    return replace(prof, mechanism={"name": "central-gaussian", "sigma": sigma,
-                                    "mu": mu_of(sigma, n), "sensitivity": f"1/{n}",
-                                    "noise_sd": sigma / math.sqrt(n)})
+    prof = accountant(CentralGaussian(sigma), n, method=method).profile(
+        epsilons=epsilons, deltas=deltas
+    )
+    return replace(
+        prof,
+        mechanism={
+            "name": "central-gaussian",
+            "sigma": sigma,
+            "mu": mu_of(sigma, n),
+            "sensitivity": f"1/{n}",
+            "noise_sd": sigma / math.sqrt(n),
+        },
+    )
 
 
 # ============================================================================ registry entries
-
-
 
 
 @dataclass(frozen=True)
@@ -289,29 +302,50 @@ class CentralGaussianAccountant(Accountant):
 
     def __init__(self, mech, n: int, *, method: str):
         self.mechanism, self.n, self.method = mech, n, method
-        with ctx.workprec(256):       # the caller's precision is left as it was
+        with ctx.workprec(256):  # the caller's precision is left as it was
             self._mu = 1 / (arb(mech.sigma) * arb(n).sqrt())
-        self.certificate = ("Balle-Wang 2018 Thm 8 (sensitivity 1/n, noise sigma/sqrt(n)); Arb"
-                            if method == "exact" else "Dong-Roth-Su 2022 Cor. 2.13 (mu-GDP); Arb")
+        self.certificate = (
+            "Balle-Wang 2018 Thm 8 (sensitivity 1/n, noise sigma/sqrt(n)); Arb"
+            if method == "exact"
+            else "Dong-Roth-Su 2022 Cor. 2.13 (mu-GDP); Arb"
+        )
 
     def get_delta(self, epsilon: float) -> Bound:
         t0 = time.perf_counter()
         epsilon = check_epsilon(epsilon)
-        return Bound.from_arb("delta", epsilon, gdp_delta_arb(epsilon, self._mu), kind=self.kind,
-                              method=self.method, adjacency=self.adjacency, pairs=self.pairs,
-                              certificate=self.certificate, seconds=time.perf_counter() - t0)
+        return Bound.from_arb(
+            "delta",
+            epsilon,
+            gdp_delta_arb(epsilon, self._mu),
+            kind=self.kind,
+            method=self.method,
+            adjacency=self.adjacency,
+            pairs=self.pairs,
+            certificate=self.certificate,
+            seconds=time.perf_counter() - t0,
+        )
 
 
-@register("exact", kind=Kind.EXACT, supports=central_gaussian_supported, adjacencies=("n/a",),
-          default_for=lambda m, n: getattr(m, "name", None) == "central-gaussian",
-          summary="exact central Gaussian profile (Balle-Wang Thm 8), Arb")
+@register(
+    "exact",
+    kind=Kind.EXACT,
+    supports=central_gaussian_supported,
+    adjacencies=("n/a",),
+    default_for=lambda m, n: getattr(m, "name", None) == "central-gaussian",
+    summary="exact central Gaussian profile (Balle-Wang Thm 8), Arb",
+)
 def _central_exact(mech, n, *, adjacency="n/a", **options):
     """Central Gaussian, exact curve in Arb."""
     return CentralGaussianAccountant(mech, n, method="exact")
 
 
-@register("gdp", kind=Kind.EXACT, supports=central_gaussian_supported, adjacencies=("n/a",),
-          summary="mu-GDP curve of the central Gaussian (Dong-Roth-Su Cor. 2.13), Arb")
+@register(
+    "gdp",
+    kind=Kind.EXACT,
+    supports=central_gaussian_supported,
+    adjacencies=("n/a",),
+    summary="mu-GDP curve of the central Gaussian (Dong-Roth-Su Cor. 2.13), Arb",
+)
 def _central_gdp(mech, n, *, adjacency="n/a", **options):
     """Central Gaussian as mu-GDP, mu = 1/(sigma sqrt(n)), in Arb."""
     return CentralGaussianAccountant(mech, n, method="gdp")

@@ -40,12 +40,14 @@ Numerics (said once, used everywhere below).
   :math:`D = \tfrac{1+L}{4}\{2t\,\operatorname{artanh} t + \log(1-t^2)\}`,
   :math:`t = (L-1)/(L+1)`, which has no first-order cancellation near :math:`L=1`.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from scipy.special import gammaln
@@ -75,17 +77,23 @@ def check_channel(w0: Sequence[float], w1: Sequence[float]) -> tuple[np.ndarray,
         except (TypeError, ValueError):
             raise ValueError(f"{name}={w!r} is not a list of numbers") from None
         if arr.ndim != 1 or arr.size < 2:
-            raise ValueError(f"{name}={arr.tolist()} is not allowed; need at least 2 output symbols")
+            raise ValueError(
+                f"{name}={arr.tolist()} is not allowed; need at least 2 output symbols"
+            )
         if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
             raise ValueError(f"{name}={arr.tolist()} is not allowed; entries must lie in [0, 1]")
         s = float(arr.sum())
         if abs(s - 1.0) > ROW_TOLERANCE:
-            raise ValueError(f"{name}={arr.tolist()} sums to {s!r}; allowed: sum = 1 (within {ROW_TOLERANCE:g})")
+            raise ValueError(
+                f"{name}={arr.tolist()} sums to {s!r}; allowed: sum = 1 (within {ROW_TOLERANCE:g})"
+            )
         out.append(arr / s)
     if out[0].size != out[1].size:
         raise ValueError(f"w0 has {out[0].size} symbols but w1 has {out[1].size}; they must match")
     if np.any(out[0] <= 0):
-        raise ValueError(f"w0={out[0].tolist()} is not allowed; W0 must have full support (all entries > 0)")
+        raise ValueError(
+            f"w0={out[0].tolist()} is not allowed; W0 must have full support (all entries > 0)"
+        )
     return out[0], out[1]
 
 
@@ -109,8 +117,10 @@ def _cube_shape(total: int, d: int) -> tuple[int, ...]:
 def _check_size(total: int, d: int) -> None:
     cells = (total + 1) ** (d - 1)
     if cells > MAX_STATES:
-        raise ValueError(f"n={total} with d={d} symbols needs {cells} histogram cells; "
-                         f"allowed at most {MAX_STATES} (reduce n or the alphabet)")
+        raise ValueError(
+            f"n={total} with d={d} symbols needs {cells} histogram cells; "
+            f"allowed at most {MAX_STATES} (reduce n or the alphabet)"
+        )
 
 
 def multinomial_cube(total: int, w: np.ndarray, size: int | None = None) -> np.ndarray:
@@ -132,10 +142,14 @@ def multinomial_cube(total: int, w: np.ndarray, size: int | None = None) -> np.n
     # a zero weight has log -inf: 0 * -inf is the intended 0, selected by np.where
     with np.errstate(invalid="ignore"):
         for y, g in enumerate(grids):
-            lp = lp - gammaln(g + 1) + (np.where(g > 0, g * logw[y], 0.0) if w[y] == 0
-                                        else g * logw[y])
-        lp = lp + (np.where(lastc > 0, lastc * logw[d - 1], 0.0) if w[d - 1] == 0
-                   else lastc * logw[d - 1])
+            lp = (
+                lp
+                - gammaln(g + 1)
+                + (np.where(g > 0, g * logw[y], 0.0) if w[y] == 0 else g * logw[y])
+            )
+        lp = lp + (
+            np.where(lastc > 0, lastc * logw[d - 1], 0.0) if w[d - 1] == 0 else lastc * logw[d - 1]
+        )
     cube = np.where(ok, np.exp(lp), 0.0)
     if size == total:
         return cube
@@ -230,13 +244,15 @@ def _jsd_integrand(L: np.ndarray) -> np.ndarray:
     far = ~near
     Lf = L[far]
     with np.errstate(divide="ignore", invalid="ignore"):
-        val = 0.5 * (np.where(Lf > 0, Lf * np.log(np.where(Lf > 0, 2 * Lf / (1 + Lf), 1.0)), 0.0)
-                     + np.log(2.0 / (1.0 + Lf)))
+        val = 0.5 * (
+            np.where(Lf > 0, Lf * np.log(np.where(Lf > 0, 2 * Lf / (1 + Lf), 1.0)), 0.0)
+            + np.log(2.0 / (1.0 + Lf))
+        )
     out[far] = val
     return out
 
 
-CHUNK = 1 << 20   # atoms per pass of the streaming sums (bounded temporaries)
+CHUNK = 1 << 20  # atoms per pass of the streaming sums (bounded temporaries)
 
 
 def _chunks(size: int):
@@ -346,8 +362,10 @@ def _sorted_root(a: np.ndarray, b: np.ndarray, sing: float, delta: float) -> flo
 def _check_resolvable_delta(delta: Any) -> float:
     d = check_delta(delta)
     if d < MIN_DELTA:
-        raise ValueError(f"delta={delta!r} is not allowed; allowed range [{MIN_DELTA:g}, 1): smaller targets "
-                         f"depend on histogram probabilities below the float64 range")
+        raise ValueError(
+            f"delta={delta!r} is not allowed; allowed range [{MIN_DELTA:g}, 1): smaller targets "
+            f"depend on histogram probabilities below the float64 range"
+        )
     return d
 
 
@@ -408,7 +426,7 @@ class HistogramPair:
     def jsd(self) -> float:
         r""":math:`\mathrm{JSD}(P\|Q) = \mathbb{E}_P[D(L)] + \tfrac12\log 2\cdot Q(P=0)` (Shvets 2026, Lemma 6.1)."""
         parts, singular = [], []
-        for c in _chunks(self.p.size):       # streamed: bounded temporaries
+        for c in _chunks(self.p.size):  # streamed: bounded temporaries
             p, q = self.p[c], self.q[c]
             sup = p > 0
             parts.append(float(np.sum(p[sup] * _jsd_integrand(q[sup] / p[sup]))))
@@ -442,8 +460,17 @@ class HistogramPair:
         return float(np.sum(self.p[sup] * (self.likelihood_ratio[sup] - 1.0) ** 2))
 
 
-def _resolved(w0: np.ndarray, w1: np.ndarray, n: int, k: int, p: np.ndarray, q: np.ndarray,
-              hist: np.ndarray | None, total: int, m: int = 1) -> HistogramPair:
+def _resolved(
+    w0: np.ndarray,
+    w1: np.ndarray,
+    n: int,
+    k: int,
+    p: np.ndarray,
+    q: np.ndarray,
+    hist: np.ndarray | None,
+    total: int,
+    m: int = 1,
+) -> HistogramPair:
     r"""Build the pair after removing float64 underflow artefacts.
 
     The exact supports are known in closed form (W0 has full support): with
@@ -489,9 +516,11 @@ def shuffled_pair(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0) 
     else:
         work = float(math.comb(n + d - 1, d - 1)) * (min(k + 2, n - k + 1) + 1)
     if work > MAX_WORK:
-        raise ValueError(f"n={n}, k={k} with d={d} symbols needs about {work:.2g} multiply-adds; allowed at "
-                         f"most {MAX_WORK:.0g} (reduce n or the alphabet)")
-    if d <= 3:   # the dense cube is small: the dynamic program is the faster route
+        raise ValueError(
+            f"n={n}, k={k} with d={d} symbols needs about {work:.2g} multiply-adds; allowed at "
+            f"most {MAX_WORK:.0g} (reduce n or the alphabet)"
+        )
+    if d <= 3:  # the dense cube is small: the dynamic program is the faster route
         s = others_law(w0a, w1a, n, k)
         mask = _valid_mask(n, d)
         p = add_user(s, w0a)[mask]
@@ -508,11 +537,14 @@ def _single_threaded_blas():
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - optional; the result is the same
         from contextlib import nullcontext
+
         return nullcontext()
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+def label_count_laws(
+    w0: np.ndarray, w1: np.ndarray, n: int, k: int
+) -> tuple[np.ndarray, np.ndarray]:
     r""":math:`T_{n,k}` and :math:`T_{n,k+1}` on the valid histograms (flat, C order of the cube).
 
     Let every one of :math:`n` users draw a fair label :math:`L\in\{0,1\}` and report
@@ -535,12 +567,12 @@ def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np
     :math:`\min(k+2, n-k+1)`).
     """
     d = w0.size
-    wbar = (w0 + w1) / 2                    # > 0: W0 has full support (check_channel)
-    pi, rest = w1 / (2 * wbar), w0 / (2 * wbar)   # P(L = 1 | Y = y), P(L = 0 | Y = y)
+    wbar = (w0 + w1) / 2  # > 0: W0 has full support (check_channel)
+    pi, rest = w1 / (2 * wbar), w0 / (2 * wbar)  # P(L = 1 | Y = y), P(L = 0 | Y = y)
     counts = (k, k + 1)
-    if k + 1 > n - k:                       # count the 0-labels: n-k and n-k-1 of them
+    if k + 1 > n - k:  # count the 0-labels: n-k and n-k-1 of them
         pi, rest, counts = rest, pi, (n - k, n - k - 1)
-    deg = max(counts) + 1                   # coefficients 0..deg-1 of the label-count law
+    deg = max(counts) + 1  # coefficients 0..deg-1 of the label-count law
     nn = np.arange(n + 1)
     # B[y][N, j] = P(Bin(N, pi_y) = j), j < deg
     B = [_binomial_table(n, deg, float(pi[y]), float(rest[y])) for y in range(d)]
@@ -553,13 +585,29 @@ def label_count_laws(w0: np.ndarray, w1: np.ndarray, n: int, k: int) -> tuple[np
     offsets = np.concatenate([[0], np.cumsum(runs)])
     out_p = np.zeros(int(offsets[-1]))
     out_q = np.zeros(int(offsets[-1]))
-    norm = [gammaln(n + 1.0) - gammaln(c + 1.0) - gammaln(n - c + 1.0) - n * math.log(2.0)
-            for c in (k, k + 1)]
+    norm = [
+        gammaln(n + 1.0) - gammaln(c + 1.0) - gammaln(n - c + 1.0) - n * math.log(2.0)
+        for c in (k, k + 1)
+    ]
     order = np.argsort(sums, kind="stable")
     bounds = np.searchsorted(sums[order], np.arange(n + 2))
     with _single_threaded_blas():
-        _combine(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
-                 out_p, out_q)
+        _combine(
+            n,
+            counts,
+            norm,
+            sums,
+            poly,
+            logpre,
+            order,
+            bounds,
+            offsets,
+            B,
+            logw,
+            lfact,
+            out_p,
+            out_q,
+        )
     return out_p, out_q
 
 
@@ -572,10 +620,15 @@ def _binomial_table(n: int, deg: int, p: float, q: float | None = None) -> np.nd
     N, j = np.arange(n + 1)[:, None], np.arange(deg)[None, :]
     if p > 1e-200 and q > 1e-16:
         return binom.pmf(j, N, p)
-    if p > 0.0 and q > 0.0:   # extreme p or q (scipy's pmf loses q or overflows): log space
+    if p > 0.0 and q > 0.0:  # extreme p or q (scipy's pmf loses q or overflows): log space
         with np.errstate(divide="ignore", invalid="ignore"):
-            lp = (gammaln(N + 1.0) - gammaln(j + 1.0) - gammaln(np.maximum(N - j, 0) + 1.0)
-                  + j * math.log(p) + (N - j) * math.log(q))
+            lp = (
+                gammaln(N + 1.0)
+                - gammaln(j + 1.0)
+                - gammaln(np.maximum(N - j, 0) + 1.0)
+                + j * math.log(p)
+                + (N - j) * math.log(q)
+            )
         # cells with j > N are not in the support (their lp is meaningless): exp only where valid
         return np.exp(np.where(j <= N, lp, -np.inf))
     T = np.zeros((n + 1, deg))
@@ -613,24 +666,54 @@ def _prefix_laws(n, d, deg, B, logw, lfact):
     return sums, poly, logpre
 
 
-TABLE_BYTES = 96 * 2**20   # suffix-law table size up to which the blocked products are used
+TABLE_BYTES = 96 * 2**20  # suffix-law table size up to which the blocked products are used
 
 
-def _combine(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
-             out_p, out_q) -> None:
+def _combine(
+    n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact, out_p, out_q
+) -> None:
     """Fill ``out_p``/``out_q`` (blocked matrix products when the table of suffix laws fits
     in :data:`TABLE_BYTES`, else streamed dot products)."""
     deg = poly.shape[1]
     if (n + 1) * (n + 2) // 2 * deg * 8 <= TABLE_BYTES:
-        _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw,
-                       lfact, out_p, out_q)
+        _combine_table(
+            n,
+            counts,
+            norm,
+            sums,
+            poly,
+            logpre,
+            order,
+            bounds,
+            offsets,
+            B,
+            logw,
+            lfact,
+            out_p,
+            out_q,
+        )
     else:
-        _combine_streamed(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw,
-                          lfact, out_p, out_q)
+        _combine_streamed(
+            n,
+            counts,
+            norm,
+            sums,
+            poly,
+            logpre,
+            order,
+            bounds,
+            offsets,
+            B,
+            logw,
+            lfact,
+            out_p,
+            out_q,
+        )
 
 
-def _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
-                   out_p, out_q) -> None:
+def _combine_table(
+    n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact, out_p, out_q
+) -> None:
     """For each prefix total ``s``, the block of histograms whose last two counts sum to
     ``n - s`` is one matrix product of prefix laws and (reversed) suffix laws."""
     d = len(B)
@@ -640,14 +723,14 @@ def _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, 
     off = np.concatenate([[0], np.cumsum(n + 1 - np.arange(n + 1))])
     table = np.empty((int(off[-1]), deg))
     for i in range(n + 1):
-        table[off[i]:off[i + 1]] = B[b][: n + 1 - i] @ _toeplitz(B[a][i])
+        table[off[i] : off[i + 1]] = B[b][: n + 1 - i] @ _toeplitz(B[a][i])
     for s in range(n + 1):
-        rows = order[bounds[s]:bounds[s + 1]]
+        rows = order[bounds[s] : bounds[s + 1]]
         if rows.size == 0:
             continue
         t = n - s
         i = np.arange(t + 1)
-        suffix = table[off[i] + t - i]                        # (t+1, deg)
+        suffix = table[off[i] + t - i]  # (t+1, deg)
         logsuf = -lfact[i] - lfact[t - i] + i * logw[a] + (t - i) * logw[b]
         logm = lfact[n] + logpre[rows][:, None] + logsuf[None, :]
         idx = offsets[rows][:, None] + i[None, :]
@@ -662,8 +745,9 @@ def _combine_table(n, counts, norm, sums, poly, logpre, order, bounds, offsets, 
                 out[idx] = np.exp(logm - lz + np.log(lab))
 
 
-def _combine_streamed(n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact,
-                      out_p, out_q) -> None:
+def _combine_streamed(
+    n, counts, norm, sums, poly, logpre, order, bounds, offsets, B, logw, lfact, out_p, out_q
+) -> None:
     """Fill ``out_p``/``out_q``, one count ``i`` of the second-to-last symbol at a time: the
     suffix laws of ``(i, j)`` for every ``j`` are one matrix product, and each histogram's
     label probability is the dot product of its prefix law with the reversed suffix law
@@ -672,10 +756,10 @@ def _combine_streamed(n, counts, norm, sums, poly, logpre, order, bounds, offset
     a, b = d - 2, d - 1
     block = 8192
     for i in range(n + 1):
-        suffix = B[b][: n + 1 - i] @ _toeplitz(B[a][i])          # (n+1-i, deg): j = 0..n-i
-        live = order[: bounds[n - i + 1]]                          # prefixes with sum <= n-i
+        suffix = B[b][: n + 1 - i] @ _toeplitz(B[a][i])  # (n+1-i, deg): j = 0..n-i
+        live = order[: bounds[n - i + 1]]  # prefixes with sum <= n-i
         for start in range(0, live.size, block):
-            rows = live[start:start + block]
+            rows = live[start : start + block]
             j = n - i - sums[rows]
             logm = lfact[n] + logpre[rows] - lfact[i] - lfact[j] + i * logw[a] + j * logw[b]
             idx = offsets[rows] + i
@@ -756,7 +840,7 @@ def multi_message_likelihood_ratio(hist: np.ndarray, w: np.ndarray, n: int, m: i
     poly = np.zeros((hist.shape[0], m + 1))
     poly[:, 0] = 1.0
     for y in range(hist.shape[1]):
-        Ny = hist[:, y:y + 1]
+        Ny = hist[:, y : y + 1]
         # C(N_y, j) w^j, zero for j > N_y
         with np.errstate(divide="ignore"):
             logc = gammaln(Ny + 1) - gammaln(j + 1) - gammaln(np.maximum(Ny - j, 0) + 1)
@@ -823,8 +907,10 @@ REPORT_FIELDS: tuple[tuple[str, str], ...] = (
     ("mu_fixed_composition", "GDP parameter sqrt(i_pi / n)"),
     ("mu_mixture", "GDP parameter sqrt(i_mix / n)"),
     ("lost_mass", "probability flushed below the float64 range (exact laws only)"),
-    ("p_mass_where_q_is_zero", "P(Q = 0): mass of P where Q vanishes (P: the changed user "
-                               "holds 0, Q: it holds 1)"),
+    (
+        "p_mass_where_q_is_zero",
+        "P(Q = 0): mass of P where Q vanishes (P: the changed user holds 0, Q: it holds 1)",
+    ),
     ("jsd", "exact Jensen-Shannon divergence JSD(P, Q) (with --jsd)"),
     ("jsd_times_8n", "8 n JSD, to compare with i_pi (with --jsd)"),
     ("i_pi_over_8n", "i_pi / (8 n) (with --jsd)"),
@@ -832,15 +918,25 @@ REPORT_FIELDS: tuple[tuple[str, str], ...] = (
     ("epsilons[].delta_p_vs_q", "delta_{P||Q}(eps) = sum_N (P(N) - e^eps Q(N))_+"),
     ("epsilons[].gdp_fixed_composition", "mu-GDP delta at eps, mu = mu_fixed_composition"),
     ("epsilons[].gdp_mixture", "mu-GDP delta at eps, mu = mu_mixture"),
-    ("deltas[].epsilon_q_vs_p", "smallest eps with delta_q_vs_p(eps) <= delta (null + note "
-                                "when the singular mass exceeds delta)"),
+    (
+        "deltas[].epsilon_q_vs_p",
+        "smallest eps with delta_q_vs_p(eps) <= delta (null + note "
+        "when the singular mass exceeds delta)",
+    ),
     ("deltas[].epsilon_p_vs_q", "smallest eps with delta_p_vs_q(eps) <= delta (likewise)"),
     ("deltas[].epsilon_two_sided", "the larger of the two"),
 )
 
 
-def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bool = False,
-           epsilons: Sequence[float] | None = None, deltas: Sequence[float] | None = None) -> dict:
+def report(
+    w0: Sequence[float],
+    w1: Sequence[float],
+    n: int,
+    k: int = 0,
+    jsd: bool = False,
+    epsilons: Sequence[float] | None = None,
+    deltas: Sequence[float] | None = None,
+) -> dict:
     r"""Everything the ``shufflekit histogram`` command prints, as a dict (keys: :data:`REPORT_FIELDS`).
 
     Constants at :math:`\pi = k/n`; both directed deltas at each epsilon; GDP values
@@ -859,9 +955,16 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
     mu_fc = math.sqrt(consts["I_pi"] / n)
     mu_mix = math.sqrt(consts["I_mix"] / n)
     out: dict[str, Any] = {
-        "w0": [float(x) for x in w0a], "w1": [float(x) for x in w1a], "n": n,
-        "ones_among_others": k, "pi": pi, "i_pi": consts["I_pi"], "i_mix": consts["I_mix"],
-        "chi2": consts["chi2"], "mu_fixed_composition": mu_fc, "mu_mixture": mu_mix,
+        "w0": [float(x) for x in w0a],
+        "w1": [float(x) for x in w1a],
+        "n": n,
+        "ones_among_others": k,
+        "pi": pi,
+        "i_pi": consts["I_pi"],
+        "i_mix": consts["I_mix"],
+        "chi2": consts["chi2"],
+        "mu_fixed_composition": mu_fc,
+        "mu_mixture": mu_mix,
     }
     need_exact = jsd or eps_list or delta_list
     if need_exact:
@@ -877,12 +980,22 @@ def report(w0: Sequence[float], w1: Sequence[float], n: int, k: int = 0, jsd: bo
             out["jsd_times_8n"] = 8 * n * val
             out["i_pi_over_8n"] = consts["I_pi"] / (8 * n)
         out["epsilons"] = [
-            {"epsilon": e, "delta_q_vs_p": pair.delta_qp(e), "delta_p_vs_q": pair.delta_pq(e),
-             "gdp_fixed_composition": gdp_delta(e, mu_fc) if mu_fc > 0 else 0.0,
-             "gdp_mixture": gdp_delta(e, mu_mix) if mu_mix > 0 else 0.0}
-            for e in eps_list]
+            {
+                "epsilon": e,
+                "delta_q_vs_p": pair.delta_qp(e),
+                "delta_p_vs_q": pair.delta_pq(e),
+                "gdp_fixed_composition": gdp_delta(e, mu_fc) if mu_fc > 0 else 0.0,
+                "gdp_mixture": gdp_delta(e, mu_mix) if mu_mix > 0 else 0.0,
+            }
+            for e in eps_list
+        ]
         out["deltas"] = [
-            {"delta": d, "epsilon_q_vs_p": pair.epsilon_qp(d), "epsilon_p_vs_q": pair.epsilon_pq(d),
-             "epsilon_two_sided": pair.epsilon(d)}
-            for d in delta_list]
+            {
+                "delta": d,
+                "epsilon_q_vs_p": pair.epsilon_qp(d),
+                "epsilon_p_vs_q": pair.epsilon_pq(d),
+                "epsilon_two_sided": pair.epsilon(d),
+            }
+            for d in delta_list
+        ]
     return out

@@ -17,12 +17,13 @@ The expectation is enclosed with the certified machinery of
 :mod:`shufflekit.numeric.kernels.positive_part` (Arb); the reported value is the *lower* end of the
 enclosure, so it never exceeds the true divergence.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -36,7 +37,7 @@ from shufflekit.validation import check_delta, check_epsilon, check_n
 
 @dataclass(frozen=True)
 class Triple:
-    law: RatioLaw     # alpha = R_x0/R_z, beta = R_x1/R_z, weight = R_z
+    law: RatioLaw  # alpha = R_x0/R_z, beta = R_x1/R_z, weight = R_z
     x0: object
     x1: object
     z: object
@@ -64,18 +65,33 @@ def theorem5_laws(mech) -> list[Triple]:
                 keep = rz > 0
                 if np.any(P[i0, ~keep] > 0) or np.any(P[i1, ~keep] > 0):
                     continue
-                t = merge_classes(P[i0, keep] / rz[keep], P[i1, keep] / rz[keep],
-                                   mult[keep] * rz[keep])
-                if any(tr.law.alpha.shape == t[:, 0].shape and
-                       np.allclose(np.stack([tr.law.alpha, tr.law.beta, tr.law.weight], 1), t,
-                                   rtol=1e-12, atol=0) for tr in out):
+                t = merge_classes(
+                    P[i0, keep] / rz[keep], P[i1, keep] / rz[keep], mult[keep] * rz[keep]
+                )
+                if any(
+                    tr.law.alpha.shape == t[:, 0].shape
+                    and np.allclose(
+                        np.stack([tr.law.alpha, tr.law.beta, tr.law.weight], 1),
+                        t,
+                        rtol=1e-12,
+                        atol=0,
+                    )
+                    for tr in out
+                ):
                     continue
-                out.append(Triple(RatioLaw(t[:, 0], t[:, 1], t[:, 2], 1.0,
-                                           ((inputs[i0], inputs[i1]),)),
-                                  inputs[i0], inputs[i1], inputs[iz]))
+                out.append(
+                    Triple(
+                        RatioLaw(t[:, 0], t[:, 1], t[:, 2], 1.0, ((inputs[i0], inputs[i1]),)),
+                        inputs[i0],
+                        inputs[i1],
+                        inputs[iz],
+                    )
+                )
     if not out:
-        raise ValueError("no triple (x0, x1, z) has R_z covering the outputs of x0 and x1; "
-                         "Theorem 5 needs such a reference input")
+        raise ValueError(
+            "no triple (x0, x1, z) has R_z covering the outputs of x0 and x1; "
+            "Theorem 5 needs such a reference input"
+        )
     return out
 
 
@@ -105,8 +121,9 @@ def lower_delta(mech, epsilon: float, n: int) -> tuple[float, float, Triple]:
     return best_triple(theorem5_laws(mech), epsilon, n)
 
 
-def best_triple(triples, epsilon: float, n: int, *, skipped: list | None = None
-                ) -> tuple[float, float, Triple]:
+def best_triple(
+    triples, epsilon: float, n: int, *, skipped: list | None = None
+) -> tuple[float, float, Triple]:
     """(lower bound, error, triple) maximised over ``triples``.
 
     A triple whose exact sums are out of reach (too many cells to enumerate) is left out of
@@ -134,7 +151,7 @@ class LowerAccountant:
     mechanism: dict
 
     @classmethod
-    def of(cls, mech, n: int) -> "LowerAccountant":
+    def of(cls, mech, n: int) -> LowerAccountant:
         return cls(tuple(theorem5_laws(mech)), check_n(n), describe_mechanism(mech))
 
     def delta(self, epsilon: float) -> tuple[float, float, Triple]:
@@ -149,8 +166,10 @@ class LowerAccountant:
         check_delta(delta)
         best = 0.0
         for tr in self.triples:
-            best = max(best, _epsilon_lower(lambda e: best_triple((tr,), e, self.n)[0], delta,
-                                            rel_tol=rel_tol))
+            best = max(
+                best,
+                _epsilon_lower(lambda e: best_triple((tr,), e, self.n)[0], delta, rel_tol=rel_tol),
+            )
         return best
 
 
@@ -165,8 +184,14 @@ def _epsilon_lower(delta_low, delta: float, *, rel_tol: float) -> float:
         lo, hi = hi, 2 * hi
         if hi > 64:
             return lo
-    root = brentq(lambda e: math.log(max(delta_low(e), 1e-320)) - math.log(delta), lo, hi,
-                  xtol=1e-15, rtol=rel_tol / 4, maxiter=200)
+    root = brentq(
+        lambda e: math.log(max(delta_low(e), 1e-320)) - math.log(delta),
+        lo,
+        hi,
+        xtol=1e-15,
+        rtol=rel_tol / 4,
+        maxiter=200,
+    )
     for step in (1 - rel_tol / 2, 1 - rel_tol, 1 - 4 * rel_tol, 1 - 1e-6, 1 - 1e-4):
         e = root * step
         if e <= lo:
@@ -176,7 +201,7 @@ def _epsilon_lower(delta_low, delta: float, *, rel_tol: float) -> float:
     return lo
 
 
-def lower_profile(mech, n: int, epsilons: Sequence[float]) -> "PrivacyProfile":
+def lower_profile(mech, n: int, epsilons: Sequence[float]) -> PrivacyProfile:
     """Theorem 5 lower bound at each epsilon (worst triple found by search), one Bound each."""
     return Theorem5Accountant(mech, n).profile(epsilons=epsilons)
 
@@ -208,8 +233,10 @@ class Theorem5Accountant(Accountant):
     """
 
     kind = Kind.LOWER
-    certificate = ("Su-Cheng-Wang 2026 Thm 5 (exact divergence of named replace-one pairs); multinomial "
-                   "sums enclosed with Arb anchors and proven float recurrences")
+    certificate = (
+        "Su-Cheng-Wang 2026 Thm 5 (exact divergence of named replace-one pairs); multinomial "
+        "sums enclosed with Arb anchors and proven float recurrences"
+    )
 
     def __init__(self, mech, n: int, *, adjacency: str = "replace-one"):
         from shufflekit.numeric.kernels.gparv_law import numeric_eps0
@@ -228,12 +255,18 @@ class Theorem5Accountant(Accountant):
             note = f"every triple is out of reach ({skipped[0]}): the trivial lower bound 0"
         elif skipped:
             note += f"; {len(skipped)} of {len(self._inner.triples)} triples out of reach"
-        return self._bound("delta", epsilon, v, min(v + err, 1.0),
-                           seconds=time.perf_counter() - t0, note=note)
+        return self._bound(
+            "delta", epsilon, v, min(v + err, 1.0), seconds=time.perf_counter() - t0, note=note
+        )
 
 
-@register("lower", kind=Kind.LOWER, supports=lower_supported, adjacencies=("replace-one",),
-          summary="Su-Cheng-Wang 2026 Thm 5 lower bound (exact divergence of the best (x0, x1, z) pairs)")
+@register(
+    "lower",
+    kind=Kind.LOWER,
+    supports=lower_supported,
+    adjacencies=("replace-one",),
+    summary="Su-Cheng-Wang 2026 Thm 5 lower bound (exact divergence of the best (x0, x1, z) pairs)",
+)
 def _lower(mech, n, *, adjacency="replace-one", **options):
     """Su-Cheng-Wang 2026, Thm 5: a certified lower bound over replace-one pairs."""
     return Theorem5Accountant(mech, n, adjacency=adjacency)

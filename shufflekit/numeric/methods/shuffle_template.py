@@ -10,12 +10,14 @@ a certificate:
   randomizer (Takagi-Liew 2026, Sec. 4.3), which has no blanket; it rests on Conjecture 3.2 of Chua et al.
   (2024), which is open.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import mpmath as mp
 
@@ -34,8 +36,13 @@ def template_log(n: Any, epsilon: Any, chi: Any, dps: int = 50) -> mp.mpf:
         n_, e_, c_ = mp.mpf(n), mp.mpf(epsilon), mp.mpf(chi)
         if e_ <= 0:
             return mp.inf
-        return (-(c_ * e_) ** 2 * n_ / 2 - mp.log(mp.sqrt(2 * mp.pi)) - 3 * mp.log(c_)
-                - 2 * mp.log(e_) - mp.mpf(3) / 2 * mp.log(n_))
+        return (
+            -((c_ * e_) ** 2) * n_ / 2
+            - mp.log(mp.sqrt(2 * mp.pi))
+            - 3 * mp.log(c_)
+            - 2 * mp.log(e_)
+            - mp.mpf(3) / 2 * mp.log(n_)
+        )
 
 
 def template(n: Any, epsilon: Any, chi: Any, dps: int = 50) -> mp.mpf:
@@ -49,7 +56,7 @@ def template_epsilon(n: int, delta: float, chi: float) -> float:
     from scipy.optimize import brentq
 
     target = math.log(check_delta(delta))
-    g = lambda le: float(template_log(n, math.exp(le), chi, 30)) - target     # noqa: E731
+    g = lambda le: float(template_log(n, math.exp(le), chi, 30)) - target  # noqa: E731
     lo, hi = -60.0, 5.0
     if g(lo) < 0:
         return math.exp(lo)
@@ -68,14 +75,14 @@ def chi_chua(sigma0: Any, dps: int = 40) -> mp.mpf:
             raise InvalidParameter("sigma0", sigma0, "(0, inf)") from None
         if not s > 0 or not mp.isfinite(s):
             raise InvalidParameter("sigma0", sigma0, "(0, inf)")
-        pdf = lambda y, mu: mp.npdf(y, mu, s)        # noqa: E731
+        pdf = lambda y, mu: mp.npdf(y, mu, s)  # noqa: E731
 
         def ell(y):
             return (pdf(y, 1) - pdf(y, 0)) / pdf(y, -1)
 
         m1 = mp.quad(lambda y: ell(y) * pdf(y, -1), [-mp.inf, -1, mp.inf])
         m2 = mp.quad(lambda y: ell(y) ** 2 * pdf(y, -1), [-mp.inf, -1, 2 * s, mp.inf])
-        return 1 / mp.sqrt(m2 - m1 ** 2)
+        return 1 / mp.sqrt(m2 - m1**2)
 
 
 class TemplateAccountant(Accountant):
@@ -83,44 +90,90 @@ class TemplateAccountant(Accountant):
 
     kind = Kind.ASYMPTOTIC
 
-    def __init__(self, mech: Any, n: int, chi: float, *, method: str, adjacency: str,
-                 certificate: str, pairs: str = "all"):
+    def __init__(
+        self,
+        mech: Any,
+        n: int,
+        chi: float,
+        *,
+        method: str,
+        adjacency: str,
+        certificate: str,
+        pairs: str = "all",
+    ):
         self.mechanism, self.n, self.chi = mech, check_n(n), float(chi)
-        self.method, self.adjacency, self.certificate, self.pairs = method, adjacency, certificate, pairs
+        self.method, self.adjacency, self.certificate, self.pairs = (
+            method,
+            adjacency,
+            certificate,
+            pairs,
+        )
 
     def get_delta(self, epsilon: float) -> Bound:
         t0 = time.perf_counter()
         epsilon = check_epsilon(epsilon)
         val = 1.0 if epsilon == 0 else min(float(template(self.n, epsilon, self.chi)), 1.0)
-        return self._bound("delta", epsilon, val, val, seconds=time.perf_counter() - t0,
-                           note=f"template f_(n,eps)(chi) with chi = {self.chi:.10g}")
+        return self._bound(
+            "delta",
+            epsilon,
+            val,
+            val,
+            seconds=time.perf_counter() - t0,
+            note=f"template f_(n,eps)(chi) with chi = {self.chi:.10g}",
+        )
 
 
 def _is(name: str):
     return lambda m: True if getattr(m, "name", None) == name else f"applies to {name} only"
 
 
-@register("bmg-asymptotic", kind=Kind.ASYMPTOTIC, supports=_is("bmg"), adjacencies=("zero-out",),
-          summary="template f_(n,eps)(chi_lo) for BMG (Takagi-Liew 2026 Thm 3.2); asymptotic, not certified")
+@register(
+    "bmg-asymptotic",
+    kind=Kind.ASYMPTOTIC,
+    supports=_is("bmg"),
+    adjacencies=("zero-out",),
+    summary="template f_(n,eps)(chi_lo) for BMG (Takagi-Liew 2026 Thm 3.2); asymptotic, not certified",
+)
 def bmg_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
-    chi = float(mech.chi_lo())      # the mechanism's own chi_lo (Takagi-Liew 2026, Def. 2.4)
-    return TemplateAccountant(mech, n, chi, method="bmg-asymptotic", adjacency=adjacency,
-                              certificate="none: Takagi-Liew 2026 Thm 3.2 template, (1 + o(1)) dropped")
+    chi = float(mech.chi_lo())  # the mechanism's own chi_lo (Takagi-Liew 2026, Def. 2.4)
+    return TemplateAccountant(
+        mech,
+        n,
+        chi,
+        method="bmg-asymptotic",
+        adjacency=adjacency,
+        certificate="none: Takagi-Liew 2026 Thm 3.2 template, (1 + o(1)) dropped",
+    )
 
 
-@register("gaussian-local-asymptotic", kind=Kind.ASYMPTOTIC, supports=_is("gaussian-local"),
-          adjacencies=("zero-out",), default_for=lambda m, n: getattr(m, "name", None) == "gaussian-local",
-          summary="template f_(n,eps)(chi_chua) for the Gaussian local randomizer; rests on the "
-                  "open Conjecture 3.2 of Chua et al. (2024)")
+@register(
+    "gaussian-local-asymptotic",
+    kind=Kind.ASYMPTOTIC,
+    supports=_is("gaussian-local"),
+    adjacencies=("zero-out",),
+    default_for=lambda m, n: getattr(m, "name", None) == "gaussian-local",
+    summary="template f_(n,eps)(chi_chua) for the Gaussian local randomizer; rests on the "
+    "open Conjecture 3.2 of Chua et al. (2024)",
+)
 def gaussian_local_asymptotic_accountant(mech, n, *, adjacency="zero-out"):
     chi = float(chi_chua(mech.sigma0))
-    return TemplateAccountant(mech, n, chi, method="gaussian-local-asymptotic", adjacency=adjacency,
-                              certificate="none: Takagi-Liew 2026 Sec. 4.3 template; conjectural (Chua et al. "
-                                          "2024, Conj. 3.2)")
+    return TemplateAccountant(
+        mech,
+        n,
+        chi,
+        method="gaussian-local-asymptotic",
+        adjacency=adjacency,
+        certificate="none: Takagi-Liew 2026 Sec. 4.3 template; conjectural (Chua et al. "
+        "2024, Conj. 3.2)",
+    )
 
 
-def gaussian_local_asymptotic_profile(mech: Any, n: int, epsilons: Sequence[float] | None = None,
-                                      deltas: Sequence[float] | None = None) -> "PrivacyProfile":
+def gaussian_local_asymptotic_profile(
+    mech: Any,
+    n: int,
+    epsilons: Sequence[float] | None = None,
+    deltas: Sequence[float] | None = None,
+) -> PrivacyProfile:
     r"""Asymptotic profile :math:`f_{n,\varepsilon}(\chi_{chua})` of the shuffled Gaussian local
     randomizer (Takagi-Liew 2026, Sec. 4.3), method ``gaussian-local-asymptotic``.  **Not a
     certificate**: it rests on the open Conjecture 3.2 of Chua et al. (2024); the kind is
@@ -128,6 +181,11 @@ def gaussian_local_asymptotic_profile(mech: Any, n: int, epsilons: Sequence[floa
     n = check_n(n)
     acc = accountant(mech, n, method="gaussian-local-asymptotic")
     prof = acc.profile(epsilons=epsilons, deltas=deltas)
-    return replace(prof, mechanism={**prof.mechanism, "chi_chua": acc.chi,
-                                    "warning": "asymptotic template resting on an open conjecture; "
-                                               "not a certified bound"})
+    return replace(
+        prof,
+        mechanism={
+            **prof.mechanism,
+            "chi_chua": acc.chi,
+            "warning": "asymptotic template resting on an open conjecture; not a certified bound",
+        },
+    )

@@ -44,6 +44,7 @@ The zero-out relation pairs an input with the null input :math:`\bot`, whose law
 :math:`\omega = c/\gamma`, :math:`c(y) = \min_x R_x(y)` (the definition the package and its
 brute force use); :func:`reference` covers that too.
 """
+
 from __future__ import annotations
 
 import math
@@ -136,8 +137,13 @@ def _direct(alpha: arb, beta: arb) -> tuple[arb, arb]:
 
 
 def _log_binom_pmf(M: int, k: int, r: arb) -> arb:
-    return (arb(M + 1).lgamma() - arb(k + 1).lgamma() - arb(M - k + 1).lgamma()
-            + k * r.log() + (M - k) * (1 - r).log())
+    return (
+        arb(M + 1).lgamma()
+        - arb(k + 1).lgamma()
+        - arb(M - k + 1).lgamma()
+        + k * r.log()
+        + (M - k) * (1 - r).log()
+    )
 
 
 def _upper_run(alpha: arb, beta: arb, r: arb, M: int) -> tuple[arb, arb]:
@@ -146,15 +152,15 @@ def _upper_run(alpha: arb, beta: arb, r: arb, M: int) -> tuple[arb, arb]:
     c = r / (1 - r)
     n = M + 1
 
-    def rho(k: int) -> arb:              # B(k-1)/B(k), k in [1, M]
+    def rho(k: int) -> arb:  # B(k-1)/B(k), k in [1, M]
         return arb(k) / arb(M - k + 1) / c
 
     def negative_before(k: int) -> bool:  # every term below k is proven 0
         if k <= 0:
             return True
-        if k - 1 == 0:                     # T(0) = beta_+ B(0), beta < 0
+        if k - 1 == 0:  # T(0) = beta_+ B(0), beta < 0
             return True
-        if k - 1 > M:                      # B(k-1) = 0 for k - 1 > M
+        if k - 1 > M:  # B(k-1) = 0 for k - 1 > M
             return True
         return bool(alpha * rho(k - 1) + beta < 0)
 
@@ -185,11 +191,11 @@ def _upper_run(alpha: arb, beta: arb, r: arb, M: int) -> tuple[arb, arb]:
             return arb(0)
         if k == M:
             return alpha * b_k
-        q = arb(M - k) / (k + 1) * c       # B(j+1)/B(j) <= q for every j >= k
-        return alpha * b_k / (1 - q) if q < 1 else alpha      # else P(S >= k) <= 1
+        q = arb(M - k) / (k + 1) * c  # B(j+1)/B(j) <= q for every j >= k
+        return alpha * b_k / (1 - q) if q < 1 else alpha  # else P(S >= k) <= 1
 
-    certain = arb(0)                       # sum of terms proven positive (balls)
-    unsure = arb(0)                        # upper ends of terms whose sign is not proven
+    certain = arb(0)  # sum of terms proven positive (balls)
+    unsure = arb(0)  # upper ends of terms whose sign is not proven
     tail = arb(0)
     k, terms = start, 0
     while True:
@@ -199,7 +205,7 @@ def _upper_run(alpha: arb, beta: arb, r: arb, M: int) -> tuple[arb, arb]:
         elif not t <= 0:
             unsure += t.upper()
         terms += 1
-        if k == n:                          # every term summed
+        if k == n:  # every term summed
             tail = arb(0)
             break
         if terms % 32 == 0 or terms >= MAX_TERMS:
@@ -226,11 +232,11 @@ def pair_delta(a_u: arb, a_v: arb, r: arb, n: int, epsilon: float) -> tuple[arb,
         M = n - 1
         if alpha <= 0 and beta <= 0:
             return arb(0), arb(0)
-        if M == 0 or r <= 0 or r >= 1:       # deterministic rest
+        if M == 0 or r <= 0 or r >= 1:  # deterministic rest
             return _direct(alpha, beta)
         if alpha > 0 and beta < 0:
             return _upper_run(alpha, beta, r, M)
-        if alpha < 0 and beta > 0:             # count zeros instead
+        if alpha < 0 and beta > 0:  # count zeros instead
             return _upper_run(beta, alpha, 1 - r, M)
         # a sign not proven (e.g. epsilon = eps0 exactly, where alpha = 0): T(k) <= alpha_+
         # B(k-1) + beta_+ B(k) and the B sum to at most one
@@ -265,11 +271,13 @@ def one_probabilities(mech, column: int) -> dict:
     try:
         mult = [to_arb(m) for m in mech.multiplicity]
         P = [[to_arb(v) for v in row] for row in mech.probs]
-        for row in P:                                  # the matrix really is stochastic
+        for row in P:  # the matrix really is stochastic
             total = sum((m * v for m, v in zip(mult, row)), arb(0))
             assert total.overlaps(arb(1)), (mech.probs, total)
-        floor = [_exact_min([P[i][j] for i in range(len(P))],
-                            [mech.probs[i][j] for i in range(len(P))]) for j in range(len(mult))]
+        floor = [
+            _exact_min([P[i][j] for i in range(len(P))], [mech.probs[i][j] for i in range(len(P))])
+            for j in range(len(mult))
+        ]
         gamma = sum((m * c for m, c in zip(mult, floor)), arb(0))
         out = {u: mult[column] * P[i][column] for i, u in enumerate(mech.inputs)}
         if gamma > 0:
@@ -281,8 +289,11 @@ def one_probabilities(mech, column: int) -> dict:
 
 def is_binary(mech) -> bool:
     """Two inputs and two outputs, no lumped outputs: the view is the count of one output."""
-    return len(mech.inputs) == 2 and len(mech.probs[0]) == 2 and \
-        all(sp.sympify(m) == 1 for m in mech.multiplicity)
+    return (
+        len(mech.inputs) == 2
+        and len(mech.probs[0]) == 2
+        and all(sp.sympify(m) == 1 for m in mech.multiplicity)
+    )
 
 
 def family(inputs, adjacency: str, *, canonical: bool = False, rests: str = "all") -> list:
@@ -303,7 +314,7 @@ def family(inputs, adjacency: str, *, canonical: bool = False, rests: str = "all
                 out += [(u, v, z) for z in zs]
     elif adjacency == "zero-out":
         for u in inputs:
-            for z in ([u, BOT] if rests == "ends" else inputs + [BOT]):
+            for z in [u, BOT] if rests == "ends" else inputs + [BOT]:
                 out += [(u, BOT, z), (BOT, u, z)]
     else:
         raise ValueError(adjacency)
@@ -333,12 +344,16 @@ def _cached(key, compute) -> Ref:
 
 
 def _mech_key(mech) -> tuple:
-    return (tuple(mech.inputs), tuple(str(m) for m in mech.multiplicity),
-            tuple(tuple(str(v) for v in row) for row in mech.probs))
+    return (
+        tuple(mech.inputs),
+        tuple(str(m) for m in mech.multiplicity),
+        tuple(tuple(str(v) for v in row) for row in mech.probs),
+    )
 
 
-def reference(mech, n: int, epsilon: float, adjacency: str = "replace-one", *,
-              canonical: bool = False) -> Ref:
+def reference(
+    mech, n: int, epsilon: float, adjacency: str = "replace-one", *, canonical: bool = False
+) -> Ref:
     r"""Enclosure of the largest exact divergence of a *binary* mechanism over the dataset
     pairs :func:`family` (both orders):
 
@@ -380,8 +395,7 @@ def merged_lower_bound(mech, n: int, epsilon: float, adjacency: str = "replace-o
             ones = one_probabilities(mech, col)
             if adjacency == "zero-out" and BOT not in ones:
                 continue
-            refs.append(_family_max(ones, family(mech.inputs, adjacency, rests="ends"), n,
-                                    epsilon))
+            refs.append(_family_max(ones, family(mech.inputs, adjacency, rests="ends"), n, epsilon))
         return ref_max(refs) if refs else Ref(arb(0), arb(1), ())
 
     return _cached(("merged", _mech_key(mech), n, epsilon, adjacency), compute)

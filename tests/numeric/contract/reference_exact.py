@@ -18,6 +18,7 @@ neighbouring pair of datasets is summed histogram by histogram in Arb from the e
 (no float anywhere), to check the float enumeration of :mod:`shufflekit.numeric.kernels.brute_force`
 where its entries span ``e^-100 .. 1``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -32,8 +33,10 @@ def exact_rows(mech) -> tuple[list, list]:
     exists; lumped outputs are expanded by their multiplicity."""
     mult = [int(m) for m in mech.multiplicity]
     P = [[to_arb(v) for v in row] for row in mech.probs]
-    floor = [_exact_min([P[i][j] for i in range(len(P))],
-                        [mech.probs[i][j] for i in range(len(P))]) for j in range(len(mult))]
+    floor = [
+        _exact_min([P[i][j] for i in range(len(P))], [mech.probs[i][j] for i in range(len(P))])
+        for j in range(len(mult))
+    ]
     gamma = sum((m * c for m, c in zip(mult, floor)), arb(0))
     rows = [list(r) for r in P]
     labels = list(mech.inputs)
@@ -92,7 +95,7 @@ def _law(rows, users) -> dict:
             for y in range(m):
                 if rows[r][y] == 0:
                     continue
-                h2 = h[:y] + (h[y] + 1,) + h[y + 1:]
+                h2 = h[:y] + (h[y] + 1,) + h[y + 1 :]
                 new[h2] = new.get(h2, arb(0)) + p * rows[r][y]
         law = new
     return law

@@ -1,4 +1,5 @@
 """Random finite mechanisms for the contract suite (exact rational matrices)."""
+
 from __future__ import annotations
 
 import math
@@ -58,7 +59,9 @@ def _eps0_of(rows) -> float:
 eps0s = st.one_of(
     st.sampled_from([1e-6, 1e-3, 0.5, 1.0, 10.0, 50.0, 80.0, 90.0, 99.99, 100.0]),
     st.floats(math.log(1e-3), math.log(EPS0_MAX)).map(
-        lambda t: min(float(f"{math.exp(t):.4g}"), float(EPS0_MAX))))
+        lambda t: min(float(f"{math.exp(t):.4g}"), float(EPS0_MAX))
+    ),
+)
 
 
 def rr_mechanisms(eps0=eps0s):
@@ -72,8 +75,15 @@ def krr_mechanisms(k=st.integers(2, 5), eps0=eps0s):
 
 
 @st.composite
-def wide_matrices(draw, max_inputs: int = 3, max_outputs: int = 3, *, min_inputs: int = 2,
-                  min_outputs: int = 2, zero_columns: bool = True):
+def wide_matrices(
+    draw,
+    max_inputs: int = 3,
+    max_outputs: int = 3,
+    *,
+    min_inputs: int = 2,
+    min_outputs: int = 2,
+    zero_columns: bool = True,
+):
     """Exact stochastic matrices whose entries span e^-100 .. 1 (eps0 <= 100).
 
     Every row has a weight 1 and the others are ``m * 2^-t`` (``m`` in 1..3, ``t`` up to
@@ -95,8 +105,10 @@ def wide_matrices(draw, max_inputs: int = 3, max_outputs: int = 3, *, min_inputs
     def build():
         rows = []
         for i in range(k):
-            w = [sp.Integer(0) if j == zero else sp.Rational(mant[i][j], 2 ** expo[i][j])
-                 for j in range(m)]
+            w = [
+                sp.Integer(0) if j == zero else sp.Rational(mant[i][j], 2 ** expo[i][j])
+                for j in range(m)
+            ]
             rows.append([v / sum(w) for v in w])
         return rows
 
@@ -128,7 +140,7 @@ def degenerate_mechanisms(draw, max_inputs: int = 3, max_outputs: int = 3):
         i = draw(st.integers(0, m - 1))
         j = next((j for j in range(m) if j != i and row[j] > 0 and row[i] > 0), None)
         if j is not None:
-            tiny = sp.Rational(1, 2 ** 140) * min(row[i], row[j])
+            tiny = sp.Rational(1, 2**140) * min(row[i], row[j])
             rows[-1][i] += tiny
             rows[-1][j] -= tiny
     return FiniteMechanism.from_matrix(rows)

@@ -6,6 +6,7 @@ r"""The contract for the continuous accountants registered here (central Gaussia
 :math:`x > \varepsilon s^2 n + 1/(2n)`, and the integral is taken numerically by
 ``scipy.integrate.quad`` (no closed form involved).
 """
+
 from __future__ import annotations
 
 import math
@@ -46,7 +47,7 @@ def test_central_gaussian_against_quadrature(method, sigma, n, eps):
     # is a float64 computation of an integrand that cancels, the enclosure is not
     tol = 10 * qerr + 1e-12 * abs(q) + 1e-15
     assert b.lo - tol <= q <= b.hi + tol
-    assert b.hi - b.lo <= 1e-12 * b.hi + 1e-300      # the enclosure is tight
+    assert b.hi - b.lo <= 1e-12 * b.hi + 1e-300  # the enclosure is tight
 
 
 @pytest.mark.parametrize("method", CONTINUOUS)

@@ -47,12 +47,14 @@ and skipped by the property tests; any other breach fails them.  A pinned case m
 contract: a class still open is marked by ``xfail`` on its cases, and fixing it moves its entry
 to :data:`FIXED`, its cases staying as regression tests.  Every class found so far is fixed.
 """
+
 from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import sympy as sp
@@ -63,17 +65,32 @@ from hypothesis import strategies as st
 from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.mechanisms import make
 from shufflekit.mechanisms.finite import FiniteMechanism
-from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Bound, Kind
+from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
-from .reference_binary import (Ref, family, is_binary, merged_lower_bound,
-                               one_probabilities, pair_delta, reference)
-from .reference_exact import enumerated_worst_case, local_upper_bound
-from .strategies import (DELTA_MIN, EPS0_MAX, N_MAX, binary_mechanisms, degenerate_mechanisms,
-                         krr_mechanisms, rr_mechanisms, wide_mechanisms)
 from .edge_matrices import E0_NEAR_ONE, NEAR_ONE, WIDE_3X3
+from .reference_binary import (
+    Ref,
+    family,
+    is_binary,
+    merged_lower_bound,
+    one_probabilities,
+    pair_delta,
+    reference,
+)
+from .reference_exact import enumerated_worst_case, local_upper_bound
+from .strategies import (
+    DELTA_MIN,
+    EPS0_MAX,
+    N_MAX,
+    binary_mechanisms,
+    degenerate_mechanisms,
+    krr_mechanisms,
+    rr_mechanisms,
+    wide_mechanisms,
+)
 
 ADJACENCIES = ("replace-one", "zero-out")
 #: the exceptions an accountant may raise for a valid input it cannot (or will not) certify
@@ -88,8 +105,8 @@ R = sp.Rational
 #: ((1, 2^143)/(2^143 + 1); (3, 2^127)/(2^127 + 3)) at epsilon 9.768843055725434: 0.01 s), and
 #: is capped at 1e8 only to bound the tiers' run time.
 N_CAP = {
-    "fast": {"clone-numeric": 10 ** 3, "blanket-fft": 10 ** 8},
-    "slow": {"clone-numeric": 10 ** 4, "blanket-fft": 10 ** 8},
+    "fast": {"clone-numeric": 10**3, "blanket-fft": 10**8},
+    "slow": {"clone-numeric": 10**4, "blanket-fft": 10**8},
 }
 #: Methods left out of the get_epsilon tests, by tier: every inversion costs 8-20 evaluations,
 #: and ``blanket-fft`` takes 4-24 s per inversion for 3-RR at n = 1000 (0.4-6.6 s for binary
@@ -98,8 +115,11 @@ EPSILON_SKIP = {"fast": ("blanket-fft", "clone-numeric"), "slow": ("clone-numeri
 #: hypothesis settings of this module: no deadline (a call's cost varies with eps0 and n by
 #: orders of magnitude) and no shrinking (a breach message already names every input, and
 #: shrinking an example of n = 1e6 can take minutes)
-SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck),
-                phases=(Phase.explicit, Phase.reuse, Phase.generate))
+SETTINGS = dict(
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+)
 
 
 def runnable(name: str, n: int, tier: str) -> bool:
@@ -157,7 +177,7 @@ class Breach:
     ``lo`` of a lower bound) against ``source``, another method's number if ``other`` is set."""
 
     method: str
-    kind: str          # raised, not-a-bound, range, upper-below, zero-upper, lower-above,
+    kind: str  # raised, not-a-bound, range, upper-below, zero-upper, lower-above,
     #                    heuristic-below, epsilon-invalid, epsilon-above, epsilon-order
     where: str
     text: str
@@ -173,10 +193,10 @@ class Breach:
 class Evidence:
     """Proven bounds on the true worst-case delta at one epsilon, each with its source."""
 
-    lows: list = field(default_factory=list)          # (source, arb): truth >= value
-    highs: list = field(default_factory=list)         # (source, arb): truth <= value
+    lows: list = field(default_factory=list)  # (source, arb): truth >= value
+    highs: list = field(default_factory=list)  # (source, arb): truth <= value
     family_highs: list = field(default_factory=list)  # (source, arb): >= the Theorem 5 value
-    canonical_low: Ref | None = None                  # the canonical pairs' divergence
+    canonical_low: Ref | None = None  # the canonical pairs' divergence
 
 
 def accountants(mech, n: int, adjacency: str, tier: str, names=None, skip=()) -> dict:
@@ -187,19 +207,22 @@ def accountants(mech, n: int, adjacency: str, tier: str, names=None, skip=()) ->
             continue
         if (names is not None and info.name not in names) or info.name in skip:
             continue
-        out[info.name] = (info, guarded(lambda: accountant(mech, n, method=info.name,
-                                                           adjacency=adjacency)))
+        out[info.name] = (
+            info,
+            guarded(lambda: accountant(mech, n, method=info.name, adjacency=adjacency)),
+        )
     return out
 
 
-def evidence(mech, n: int, eps: float, adjacency: str, *, brute: BF.Enclosure | None = None
-             ) -> Evidence:
+def evidence(
+    mech, n: int, eps: float, adjacency: str, *, brute: BF.Enclosure | None = None
+) -> Evidence:
     """The references at ``eps``: the local bound, brute force (if given), and the binary
     reference or the merged-view lower bound."""
     ev = Evidence()
     local = local_upper_bound(mech, eps, adjacency)
     ev.highs.append((f"local bound {local.pair}", local.hi))
-    if n == 1:                                     # one user: the shuffled view is the report
+    if n == 1:  # one user: the shuffled view is the report
         ev.lows.append((f"local divergence {local.pair}", local.lo))
     if brute is not None:
         ev.lows.append(("brute force lo", A(brute.lo)))
@@ -231,42 +254,80 @@ def delta_breaches(n: int, eps: float, adjacency: str, accs: dict, ev: Evidence)
         if isinstance(b, (Exception, Unexpected)):
             continue
         if not isinstance(b, Bound) or b.quantity != "delta" or b.kind is not info.kind:
-            bad.append(Breach(name, "not-a-bound", where, f"not a delta Bound of kind "
-                              f"{info.kind}: {b!r}"))
+            bad.append(
+                Breach(name, "not-a-bound", where, f"not a delta Bound of kind {info.kind}: {b!r}")
+            )
         elif not (0.0 <= b.lo <= b.hi <= 1.0):
             bad.append(Breach(name, "range", where, f"delta [{b.lo!r}, {b.hi!r}] not in [0, 1]"))
         else:
             bounds[name] = b
-    lows = list(ev.lows) + [(f"{m} lo", A(b.lo), m, b.lo) for m, b in bounds.items()
-                            if b.kind in (Kind.LOWER, Kind.EXACT)]
-    highs = list(ev.highs) + [(f"{m} hi", A(b.hi), m, b.hi) for m, b in bounds.items()
-                              if b.kind in (Kind.UPPER, Kind.EXACT)]
+    lows = list(ev.lows) + [
+        (f"{m} lo", A(b.lo), m, b.lo)
+        for m, b in bounds.items()
+        if b.kind in (Kind.LOWER, Kind.EXACT)
+    ]
+    highs = list(ev.highs) + [
+        (f"{m} hi", A(b.hi), m, b.hi)
+        for m, b in bounds.items()
+        if b.kind in (Kind.UPPER, Kind.EXACT)
+    ]
     for name, b in bounds.items():
         if b.kind in (Kind.UPPER, Kind.EXACT):
             for src, v, *other in lows:
                 if other and other[0] == name:
                     continue
                 if A(b.hi) < v:
-                    bad.append(Breach(name, "upper-below", where, f"upper hi={b.hi!r} below "
-                                      f"{src}={fmt(v)}", b.hi, *other))
+                    bad.append(
+                        Breach(
+                            name,
+                            "upper-below",
+                            where,
+                            f"upper hi={b.hi!r} below {src}={fmt(v)}",
+                            b.hi,
+                            *other,
+                        )
+                    )
             positive = [(s, v) for s, v, *_ in lows if v > 0]
             if positive and not b.hi > 0:
-                bad.append(Breach(name, "zero-upper", where, f"upper hi={b.hi!r} although "
-                                  f"{positive[0][0]}={fmt(positive[0][1])} > 0", b.hi))
+                bad.append(
+                    Breach(
+                        name,
+                        "zero-upper",
+                        where,
+                        f"upper hi={b.hi!r} although {positive[0][0]}={fmt(positive[0][1])} > 0",
+                        b.hi,
+                    )
+                )
         if b.kind in (Kind.LOWER, Kind.EXACT):
             fam = [(s, v) for s, v in ev.family_highs] if b.kind is Kind.LOWER else []
             for src, v, *other in highs + fam:
                 if other and other[0] == name:
                     continue
                 if A(b.lo) > v:
-                    bad.append(Breach(name, "lower-above", where, f"lower lo={b.lo!r} above "
-                                      f"{src}={fmt(v)}", b.lo, *other))
+                    bad.append(
+                        Breach(
+                            name,
+                            "lower-above",
+                            where,
+                            f"lower lo={b.lo!r} above {src}={fmt(v)}",
+                            b.lo,
+                            *other,
+                        )
+                    )
         if b.kind is Kind.HEURISTIC and ev.canonical_low is not None and b.pairs != "all":
             # a heuristic is a float with no certificate: it is held to the canonical value
             # rounded down to a float (0 below the subnormals), not to the exact ball
             if A(b.hi) < float_below(ev.canonical_low.lo):
-                bad.append(Breach(name, "heuristic-below", where, f"heuristic hi={b.hi!r} below "
-                                  f"the canonical pairs' divergence {ev.canonical_low}", b.hi))
+                bad.append(
+                    Breach(
+                        name,
+                        "heuristic-below",
+                        where,
+                        f"heuristic hi={b.hi!r} below "
+                        f"the canonical pairs' divergence {ev.canonical_low}",
+                        b.hi,
+                    )
+                )
     return bad
 
 
@@ -276,8 +337,11 @@ def epsilon_breaches(n: int, delta: float, adjacency: str, accs: dict, truth_at)
     where = f"n={n}, delta={delta!r}, {adjacency}"
     bad, found = [], {}
     for name, (info, acc) in accs.items():
-        if isinstance(acc, (Exception, Unexpected)) or \
-                info.kind not in (Kind.UPPER, Kind.LOWER, Kind.EXACT):
+        if isinstance(acc, (Exception, Unexpected)) or info.kind not in (
+            Kind.UPPER,
+            Kind.LOWER,
+            Kind.EXACT,
+        ):
             continue
         e = guarded(lambda: acc.get_epsilon(delta))
         if isinstance(e, Unexpected):
@@ -285,33 +349,61 @@ def epsilon_breaches(n: int, delta: float, adjacency: str, accs: dict, truth_at)
         if isinstance(e, (Exception, Unexpected)):
             continue
         if not isinstance(e, Bound) or e.quantity != "epsilon" or e.kind is not info.kind:
-            bad.append(Breach(name, "not-a-bound", where, f"not an epsilon Bound of kind "
-                              f"{info.kind}: {e!r}"))
+            bad.append(
+                Breach(
+                    name, "not-a-bound", where, f"not an epsilon Bound of kind {info.kind}: {e!r}"
+                )
+            )
             continue
         if not (0.0 <= e.lo <= e.hi < math.inf):
-            bad.append(Breach(name, "range", where, f"epsilon [{e.lo!r}, {e.hi!r}] is not a "
-                              "number >= 0"))
+            bad.append(
+                Breach(name, "range", where, f"epsilon [{e.lo!r}, {e.hi!r}] is not a number >= 0")
+            )
             continue
         found[name] = e
         if info.kind in (Kind.UPPER, Kind.EXACT):
             # e.hi is claimed valid: delta(e.hi) <= delta, so no proven lower bound exceeds it
             for src, v in truth_at(e.hi).lows:
                 if v > A(delta):
-                    bad.append(Breach(name, "epsilon-invalid", where, f"epsilon hi={e.hi!r} is "
-                                      f"not valid: {src} there is {fmt(v)} > delta", e.hi))
+                    bad.append(
+                        Breach(
+                            name,
+                            "epsilon-invalid",
+                            where,
+                            f"epsilon hi={e.hi!r} is not valid: {src} there is {fmt(v)} > delta",
+                            e.hi,
+                        )
+                    )
         if info.kind in (Kind.LOWER, Kind.EXACT) and e.lo > 0:
             # e.lo is claimed at most the true epsilon, so delta(e.lo) >= delta
             ev = truth_at(e.lo)
             for src, v in ev.highs + (ev.family_highs if info.kind is Kind.LOWER else []):
                 if v < A(delta):
-                    bad.append(Breach(name, "epsilon-above", where, f"epsilon lo={e.lo!r} is "
-                                      f"above the truth: {src} there is {fmt(v)} < delta", e.lo))
+                    bad.append(
+                        Breach(
+                            name,
+                            "epsilon-above",
+                            where,
+                            f"epsilon lo={e.lo!r} is "
+                            f"above the truth: {src} there is {fmt(v)} < delta",
+                            e.lo,
+                        )
+                    )
     for name, e in found.items():
         if e.kind in (Kind.UPPER, Kind.EXACT):
             for m, lo in [(m, f.lo) for m, f in found.items() if f.kind is not Kind.UPPER]:
                 if m != name and lo > e.hi:
-                    bad.append(Breach(name, "epsilon-order", where, f"upper epsilon hi={e.hi!r} "
-                                      f"below {m}'s lower epsilon {lo!r}", e.hi, m, lo))
+                    bad.append(
+                        Breach(
+                            name,
+                            "epsilon-order",
+                            where,
+                            f"upper epsilon hi={e.hi!r} below {m}'s lower epsilon {lo!r}",
+                            e.hi,
+                            m,
+                            lo,
+                        )
+                    )
     return bad
 
 
@@ -335,28 +427,21 @@ KNOWN: tuple[Known, ...] = ()
 #: failure classes this suite found and that were fixed; their pinned cases stay as
 #: regression tests (name: what used to happen)
 FIXED = {
-    "bennett-zero":
-        "bennett answers delta hi = 0.0 where the truth is positive (e.g. 9e-8 near eps0 "
-        ">= 75, 2.8e-17 at epsilon 1e-12, 0.9997 for 4-RR eps0 = 100 at epsilon 91.76)",
-    "hoeffding-zero":
-        "hoeffding answers delta hi = 0.0 where the truth is positive (near-deterministic "
-        "binary matrix, n = 5e8, epsilon ~ 0)",
-    "blanket-fft-zero":
-        "blanket-fft answers delta hi = 0.0 where the truth is positive but below the "
-        "float range",
-    "lower-k-inputs":
-        "lower for k-RR with k >= 4 at eps0 >= 30: lo twice the local bound near eps0, "
-        "'invalid enclosure [2, 1]' at epsilon 0",
-    "near-one-entries":
-        "blanket, blanket-fft, lower and chernoff with an entry within 2^-45 of 1: upper "
-        "bounds below the exhaustive worst case (3.9e-89 for 1.7e-71), lower bounds above "
-        "it, 'invalid enclosure' errors, chernoff below its canonical pairs",
-    "chernoff-zero":
-        "chernoff (named for the canonical pairs) answers 0.0 where their divergence is a "
-        "positive float (9.8e-44 at epsilon 0 for rows equal up to 2^-141)",
-    "chernoff-zero-entry":
-        "chernoff raises ValueError (W0 must have full support) for a mechanism with a "
-        "zero entry, although methods() lists it",
+    "bennett-zero": "bennett answers delta hi = 0.0 where the truth is positive (e.g. 9e-8 near eps0 "
+    ">= 75, 2.8e-17 at epsilon 1e-12, 0.9997 for 4-RR eps0 = 100 at epsilon 91.76)",
+    "hoeffding-zero": "hoeffding answers delta hi = 0.0 where the truth is positive (near-deterministic "
+    "binary matrix, n = 5e8, epsilon ~ 0)",
+    "blanket-fft-zero": "blanket-fft answers delta hi = 0.0 where the truth is positive but below the "
+    "float range",
+    "lower-k-inputs": "lower for k-RR with k >= 4 at eps0 >= 30: lo twice the local bound near eps0, "
+    "'invalid enclosure [2, 1]' at epsilon 0",
+    "near-one-entries": "blanket, blanket-fft, lower and chernoff with an entry within 2^-45 of 1: upper "
+    "bounds below the exhaustive worst case (3.9e-89 for 1.7e-71), lower bounds above "
+    "it, 'invalid enclosure' errors, chernoff below its canonical pairs",
+    "chernoff-zero": "chernoff (named for the canonical pairs) answers 0.0 where their divergence is a "
+    "positive float (9.8e-44 at epsilon 0 for rows equal up to 2^-141)",
+    "chernoff-zero-entry": "chernoff raises ValueError (W0 must have full support) for a mechanism with a "
+    "zero entry, although methods() lists it",
 }
 
 
@@ -389,11 +474,15 @@ def delta_contract(mech, n: int, eps_list, tier: str, *, brute: bool, names=None
     bad = []
     for adjacency in ADJACENCIES:
         accs = accountants(mech, n, adjacency, tier, names)
-        refs = BF.worst_case_delta(mech, n, list(eps_list), adjacency) if brute else \
-            [None] * len(eps_list)
+        refs = (
+            BF.worst_case_delta(mech, n, list(eps_list), adjacency)
+            if brute
+            else [None] * len(eps_list)
+        )
         for eps, enc in zip(eps_list, refs):
-            bad += delta_breaches(n, eps, adjacency, accs, evidence(mech, n, eps, adjacency,
-                                                                    brute=enc))
+            bad += delta_breaches(
+                n, eps, adjacency, accs, evidence(mech, n, eps, adjacency, brute=enc)
+            )
     return bad
 
 
@@ -428,10 +517,13 @@ def brute_force_n(mech, limit: int) -> int:
 
 # ----------------------------------------------------------------------------- the references
 BINARY_EXAMPLES = {
-    "rr1": make("rr", eps0=1), "rr30": make("rr", eps0=30), "rr100": make("rr", eps0=100),
-    "wide": FiniteMechanism.from_matrix([[R(1, 3), R(2, 3)], [R(1, 2 ** 140), 1 - R(1, 2 ** 140)]]),
-    "near-one": FiniteMechanism.from_matrix([[1 - R(1, 2 ** 57), R(1, 2 ** 57)],
-                                             [1 - R(1, 2 ** 119), R(1, 2 ** 119)]]),
+    "rr1": make("rr", eps0=1),
+    "rr30": make("rr", eps0=30),
+    "rr100": make("rr", eps0=100),
+    "wide": FiniteMechanism.from_matrix([[R(1, 3), R(2, 3)], [R(1, 2**140), 1 - R(1, 2**140)]]),
+    "near-one": FiniteMechanism.from_matrix(
+        [[1 - R(1, 2**57), R(1, 2**57)], [1 - R(1, 2**119), R(1, 2**119)]]
+    ),
     "equal": FiniteMechanism.from_matrix([[R(1, 3), R(2, 3)], [R(1, 3), R(2, 3)]]),
 }
 
@@ -449,22 +541,43 @@ def test_binary_reference_against_brute_force(name, n):
         for adjacency in ADJACENCIES:
             for u, v, z in family(mech.inputs, adjacency):
                 lo, hi = pair_delta(ones[u], ones[v], ones[z], n, eps)
-                bf = BF.rows_delta([row[u]] + [row[z]] * (n - 1), [row[v]] + [row[z]] * (n - 1),
-                                   eps, rel)
-                assert lo <= A(bf.hi) and A(bf.lo) <= hi, (name, n, eps, (u, v, z), fmt(lo),
-                                                          fmt(hi), bf)
+                bf = BF.rows_delta(
+                    [row[u]] + [row[z]] * (n - 1), [row[v]] + [row[z]] * (n - 1), eps, rel
+                )
+                assert lo <= A(bf.hi) and A(bf.lo) <= hi, (
+                    name,
+                    n,
+                    eps,
+                    (u, v, z),
+                    fmt(lo),
+                    fmt(hi),
+                    bf,
+                )
                 if bf.lo > 0:
                     assert lo > 0, (name, n, eps, (u, v, z), bf)
 
 
 @settings(max_examples=5, **SETTINGS)
-@given(mech=st.one_of(wide_mechanisms(3, 3), rr_mechanisms(), degenerate_mechanisms(3, 3)),
-       n=st.integers(1, 3), frac=st.floats(0, 1.2))
-@example(mech=FiniteMechanism.from_matrix(
-    [[R(4096, 12289), R(8192, 12289), R(1, 12289)], [R(16, 4113), R(1, 4113), R(4096, 4113)],
-     [1 - R(8796093022209, 10384593717069655257069788751462401),
-      R(1, 10384593717069655257069788751462401),
-      R(8796093022208, 10384593717069655257069788751462401)]]), n=2, frac=1 - 1e-9)
+@given(
+    mech=st.one_of(wide_mechanisms(3, 3), rr_mechanisms(), degenerate_mechanisms(3, 3)),
+    n=st.integers(1, 3),
+    frac=st.floats(0, 1.2),
+)
+@example(
+    mech=FiniteMechanism.from_matrix(
+        [
+            [R(4096, 12289), R(8192, 12289), R(1, 12289)],
+            [R(16, 4113), R(1, 4113), R(4096, 4113)],
+            [
+                1 - R(8796093022209, 10384593717069655257069788751462401),
+                R(1, 10384593717069655257069788751462401),
+                R(8796093022208, 10384593717069655257069788751462401),
+            ],
+        ]
+    ),
+    n=2,
+    frac=1 - 1e-9,
+)
 @example(mech=BINARY_EXAMPLES["near-one"], n=3, frac=0.97)
 @example(mech=make("rr", eps0=100), n=3, frac=1 - 1e-9)
 def test_brute_force_against_exact_enumeration(mech, n, frac):
@@ -475,8 +588,14 @@ def test_brute_force_against_exact_enumeration(mech, n, frac):
     for adjacency in ADJACENCIES:
         bf = BF.worst_case_delta(mech, n, eps, adjacency)
         ex = enumerated_worst_case(mech, n, eps, adjacency)
-        assert ex.lo <= A(bf.hi) and A(bf.lo) <= ex.hi, (describe_mech(mech), n, eps,
-                                                          adjacency, bf, str(ex))
+        assert ex.lo <= A(bf.hi) and A(bf.lo) <= ex.hi, (
+            describe_mech(mech),
+            n,
+            eps,
+            adjacency,
+            bf,
+            str(ex),
+        )
         if n == 1:
             loc = local_upper_bound(mech, eps, adjacency)
             assert loc.lo <= ex.hi and ex.lo <= loc.hi, (str(loc), str(ex))
@@ -490,7 +609,7 @@ def _tight(n):
         assert ref.hi - ref.lo <= ref.lo * arb(2) ** -50, (n, eps, str(ref))
 
 
-@pytest.mark.parametrize("n", [10 ** 4, 10 ** 6])
+@pytest.mark.parametrize("n", [10**4, 10**6])
 def test_binary_reference_is_tight_at_large_n(n):
     """At large ``n`` the reference still encloses a positive number tightly (width below
     2^-50 of the value: the cut tail is at most 2^-60 of it and 256-bit balls lose far less),
@@ -499,7 +618,7 @@ def test_binary_reference_is_tight_at_large_n(n):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n", [10 ** 8, 10 ** 9])
+@pytest.mark.parametrize("n", [10**8, 10**9])
 def test_binary_reference_is_tight_at_huge_n(n):
     """:func:`test_binary_reference_is_tight_at_large_n` at n = 1e8 and 1e9."""
     _tight(n)
@@ -507,8 +626,9 @@ def test_binary_reference_is_tight_at_huge_n(n):
 
 # ----------------------------------------------------------------------------- delta, fast tier
 EPS_FRACS = st.lists(st.floats(0.0, 1.0), min_size=1, max_size=2)
-SMALL_MECHS = st.one_of(rr_mechanisms(), krr_mechanisms(), wide_mechanisms(3, 3),
-                        degenerate_mechanisms())
+SMALL_MECHS = st.one_of(
+    rr_mechanisms(), krr_mechanisms(), wide_mechanisms(3, 3), degenerate_mechanisms()
+)
 
 
 @settings(max_examples=6, **SETTINGS)
@@ -517,16 +637,23 @@ SMALL_MECHS = st.one_of(rr_mechanisms(), krr_mechanisms(), wide_mechanisms(3, 3)
 @example(mech=make("krr", k=3, eps0=EPS0_MAX), n_frac=0.5, fracs=[0.5])
 @example(mech=make("rr", eps0=1e-6), n_frac=1.0, fracs=[0.5])
 @example(mech=BINARY_EXAMPLES["equal"], n_frac=0.5, fracs=[0.5])
-@example(mech=FiniteMechanism.from_matrix([[R(1, 3), R(2, 3), 0], [R(1, 2), R(1, 2), 0]]),
-         n_frac=0.5, fracs=[0.5])
-@example(mech=FiniteMechanism.from_matrix(
-    [[R(1, 2 ** 144), 1 - R(1, 2 ** 144)], [R(1, 2), R(1, 2)]]), n_frac=1.0, fracs=[0.01])
+@example(
+    mech=FiniteMechanism.from_matrix([[R(1, 3), R(2, 3), 0], [R(1, 2), R(1, 2), 0]]),
+    n_frac=0.5,
+    fracs=[0.5],
+)
+@example(
+    mech=FiniteMechanism.from_matrix([[R(1, 2**144), 1 - R(1, 2**144)], [R(1, 2), R(1, 2)]]),
+    n_frac=1.0,
+    fracs=[0.01],
+)
 def test_domain_small_n_against_brute_force(mech, n_frac, fracs):
     """eps0 over (0, 100], n up to what the enumeration affords: every method against the
     exhaustive worst case, both relations."""
     n = max(1, round(n_frac * brute_force_n(mech, 3000)))
-    assert_contract(delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "fast",
-                                   brute=True), mech)
+    assert_contract(
+        delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "fast", brute=True), mech
+    )
 
 
 @settings(max_examples=5, **SETTINGS)
@@ -538,24 +665,29 @@ def test_domain_small_n_against_brute_force(mech, n_frac, fracs):
 def test_domain_binary_large_n(mech, log_n, fracs):
     """Binary mechanisms, n from 13 to 1e6: every method against the exact binary reference."""
     n = int(round(math.exp(log_n)))
-    assert_contract(delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "fast",
-                                   brute=False), mech)
+    assert_contract(
+        delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "fast", brute=False), mech
+    )
 
 
 @settings(max_examples=3, **SETTINGS)
-@given(mech=st.one_of(krr_mechanisms(st.integers(3, 5)), wide_mechanisms(3, 3)),
-       log_n=st.floats(math.log(13), math.log(1e5)), fracs=EPS_FRACS)
+@given(
+    mech=st.one_of(krr_mechanisms(st.integers(3, 5)), wide_mechanisms(3, 3)),
+    log_n=st.floats(math.log(13), math.log(1e5)),
+    fracs=EPS_FRACS,
+)
 @example(mech=make("krr", k=3, eps0=1), log_n=math.log(1e4), fracs=[0.7, 0.95])
 @example(mech=make("krr", k=3, eps0=4), log_n=math.log(1e5), fracs=[0.02])
 def test_domain_finite_large_n(mech, log_n, fracs):
     """Larger alphabets, n from 13 to 1e5: every method against the merged-view lower bound,
     the local bound and each other."""
     n = int(round(math.exp(log_n)))
-    assert_contract(delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "fast",
-                                   brute=False), mech)
+    assert_contract(
+        delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "fast", brute=False), mech
+    )
 
 
-@pytest.mark.parametrize("n", [10 ** 7, N_MAX])
+@pytest.mark.parametrize("n", [10**7, N_MAX])
 @pytest.mark.parametrize("eps0", [1, EPS0_MAX])
 def test_domain_huge_n(n, eps0):
     """n up to 1e9 (binary RR): every method against the reference, the local bound and each
@@ -570,10 +702,17 @@ def test_domain_huge_n(n, eps0):
 DELTAS = (0.5, 1e-10, 1e-100, DELTA_MIN)
 
 
-@pytest.mark.parametrize("mech, n", [
-    (make("rr", eps0=1), 1000), (make("rr", eps0=EPS0_MAX), 50), (make("krr", k=3, eps0=4), 1000),
-    (make("rr", eps0=1), 5), (make("rr", eps0=30), 100),
-], ids=["rr1-1000", "rr100-50", "krr3-1000", "rr1-5", "rr30-100"])
+@pytest.mark.parametrize(
+    "mech, n",
+    [
+        (make("rr", eps0=1), 1000),
+        (make("rr", eps0=EPS0_MAX), 50),
+        (make("krr", k=3, eps0=4), 1000),
+        (make("rr", eps0=1), 5),
+        (make("rr", eps0=30), 100),
+    ],
+    ids=["rr1-1000", "rr100-50", "krr3-1000", "rr1-5", "rr30-100"],
+)
 def test_domain_epsilon_at_tiny_delta(mech, n):
     """get_epsilon at delta in {0.5, 1e-10, 1e-100, 1e-300}: valid (upper) or not above the
     truth (lower), and upper epsilons not below lower ones."""
@@ -588,8 +727,9 @@ def test_domain_epsilon_at_tiny_delta(mech, n):
 def test_domain_small_n_against_brute_force_more(mech, n_frac, fracs):
     """:func:`test_domain_small_n_against_brute_force` with more examples and larger ``n``."""
     n = max(1, round(n_frac * brute_force_n(mech, 20000)))
-    assert_contract(delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "slow",
-                                   brute=True), mech)
+    assert_contract(
+        delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "slow", brute=True), mech
+    )
 
 
 @pytest.mark.slow
@@ -598,47 +738,66 @@ def test_domain_small_n_against_brute_force_more(mech, n_frac, fracs):
 def test_domain_binary_large_n_more(mech, log_n, fracs):
     """:func:`test_domain_binary_large_n` with more examples."""
     n = int(round(math.exp(log_n)))
-    assert_contract(delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "slow",
-                                   brute=False), mech)
+    assert_contract(
+        delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "slow", brute=False), mech
+    )
 
 
 @pytest.mark.slow
 @settings(max_examples=20, **SETTINGS)
-@given(mech=st.one_of(krr_mechanisms(st.integers(3, 5)), wide_mechanisms(3, 3)),
-       log_n=st.floats(math.log(13), math.log(1e6)), fracs=EPS_FRACS)
+@given(
+    mech=st.one_of(krr_mechanisms(st.integers(3, 5)), wide_mechanisms(3, 3)),
+    log_n=st.floats(math.log(13), math.log(1e6)),
+    fracs=EPS_FRACS,
+)
 def test_domain_finite_large_n_more(mech, log_n, fracs):
     """:func:`test_domain_finite_large_n` with more examples, n up to 1e6."""
     n = int(round(math.exp(log_n)))
-    assert_contract(delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "slow",
-                                   brute=False), mech)
+    assert_contract(
+        delta_contract(mech, n, epsilons(numeric_eps0(mech), fracs), "slow", brute=False), mech
+    )
 
 
 @pytest.mark.slow
 @settings(max_examples=15, **SETTINGS)
-@given(mech=binary_mechanisms(), log_n=st.floats(math.log(1e6), math.log(N_MAX)),
-       frac=st.floats(0, 1))
+@given(
+    mech=binary_mechanisms(), log_n=st.floats(math.log(1e6), math.log(N_MAX)), frac=st.floats(0, 1)
+)
 def test_domain_huge_n_more(mech, log_n, frac):
     """Binary mechanisms, n from 1e6 to 1e9, epsilon 0, inside and eps0."""
     n = int(round(math.exp(log_n)))
     e0 = numeric_eps0(mech)
-    assert_contract(delta_contract(mech, n, sorted({0.0, frac * e0, e0}), "slow", brute=False),
-                    mech)
+    assert_contract(
+        delta_contract(mech, n, sorted({0.0, frac * e0, e0}), "slow", brute=False), mech
+    )
 
 
 @pytest.mark.slow
 @settings(max_examples=8, **SETTINGS)
-@given(mech=st.one_of(binary_mechanisms(), krr_mechanisms()),
-       # n up to 300: at delta = 1e-300 an inversion of the exact sums for k-RR near eps0 = 100
-       # at n = 1e4 costs many minutes (a bounded tier; larger n is in the fast tier's cases)
-       log_n=st.floats(0, math.log(300)),
-       deltas=st.lists(st.floats(math.log(DELTA_MIN), math.log(0.9)).map(math.exp),
-                       min_size=1, max_size=2))
+@given(
+    mech=st.one_of(binary_mechanisms(), krr_mechanisms()),
+    # n up to 300: at delta = 1e-300 an inversion of the exact sums for k-RR near eps0 = 100
+    # at n = 1e4 costs many minutes (a bounded tier; larger n is in the fast tier's cases)
+    log_n=st.floats(0, math.log(300)),
+    deltas=st.lists(
+        st.floats(math.log(DELTA_MIN), math.log(0.9)).map(math.exp), min_size=1, max_size=2
+    ),
+)
 def test_domain_epsilon_at_tiny_delta_more(mech, log_n, deltas):
     """get_epsilon at random deltas in [1e-300, 0.9] and at 1e-300, n up to 300."""
     n = int(round(math.exp(log_n)))
     brute = n <= brute_force_n(mech, 3000)
-    assert_contract(epsilon_contract(mech, n, sorted(set(deltas) | {DELTA_MIN}), "slow",
-                                     brute=brute, skip=EPSILON_SKIP["slow"]), mech)
+    assert_contract(
+        epsilon_contract(
+            mech,
+            n,
+            sorted(set(deltas) | {DELTA_MIN}),
+            "slow",
+            brute=brute,
+            skip=EPSILON_SKIP["slow"],
+        ),
+        mech,
+    )
 
 
 # ----------------------------------------------------------------------------- known failures
@@ -648,7 +807,7 @@ class Case:
     refused (InvalidParameter) instead of answered."""
 
     label: str
-    known: str            # the KNOWN or FIXED class it pins, or NAMED
+    known: str  # the KNOWN or FIXED class it pins, or NAMED
     mech: Callable[[], Any]
     n: int
     epsilon: float | None  # get_delta(epsilon), or
@@ -661,66 +820,176 @@ def _mat(rows):
     return lambda: FiniteMechanism.from_matrix(rows)
 
 
-
 KNOWN_CASES = [
     # edge cases of the domain: eps0 near and above 100, a delta below the float range
-    *[Case(f"rr eps0={e} n=100 default method eps=0.5", NAMED,
-           lambda e=e: make("rr", eps0=e), 100, 0.5) for e in (100, 90, 300, 500)],
-    Case("lower rr eps0=80 n=100 eps=0.5", NAMED, lambda: make("rr", eps0=80), 100, 0.5,
-         "lower"),
-    Case("blanket-fft rr eps0=1 n=1e4 eps=0.95", NAMED, lambda: make("rr", eps0=1), 10 ** 4,
-         0.95, "blanket-fft"),
-    *[Case(f"blanket-fft 3-RR eps0=1 n=1e4 eps={e}", NAMED, lambda: make("krr", k=3, eps0=1),
-           10 ** 4, e, "blanket-fft") for e in (0.7, 0.95)],
+    *[
+        Case(
+            f"rr eps0={e} n=100 default method eps=0.5",
+            NAMED,
+            lambda e=e: make("rr", eps0=e),
+            100,
+            0.5,
+        )
+        for e in (100, 90, 300, 500)
+    ],
+    Case("lower rr eps0=80 n=100 eps=0.5", NAMED, lambda: make("rr", eps0=80), 100, 0.5, "lower"),
+    Case(
+        "blanket-fft rr eps0=1 n=1e4 eps=0.95",
+        NAMED,
+        lambda: make("rr", eps0=1),
+        10**4,
+        0.95,
+        "blanket-fft",
+    ),
+    *[
+        Case(
+            f"blanket-fft 3-RR eps0=1 n=1e4 eps={e}",
+            NAMED,
+            lambda: make("krr", k=3, eps0=1),
+            10**4,
+            e,
+            "blanket-fft",
+        )
+        for e in (0.7, 0.95)
+    ],
     # bennett-zero
-    Case("bennett rr eps0=90 n=100 eps=eps0(1-1e-9)", "bennett-zero",
-         lambda: make("rr", eps0=90), 100, 90 * (1 - 1e-9), "bennett"),
-    Case("bennett 4-RR eps0=100 n=90 eps=91.759393034224", "bennett-zero",
-         lambda: make("krr", k=4, eps0=100), 90, 91.759393034224, "bennett"),
-    Case("bennett 2x2 (1/(2^57+1), 1/(2^119+1)) n=6 eps=1e-12", "bennett-zero",
-         _mat([[R(2 ** 57, 2 ** 57 + 1), R(1, 2 ** 57 + 1)],
-               [R(2 ** 119, 2 ** 119 + 1), R(1, 2 ** 119 + 1)]]), 6, 1e-12, "bennett"),
-    Case("bennett rr eps0=100 n=50 get_epsilon(1e-300)", "bennett-zero",
-         lambda: make("rr", eps0=100), 50, None, "bennett", delta=DELTA_MIN),
+    Case(
+        "bennett rr eps0=90 n=100 eps=eps0(1-1e-9)",
+        "bennett-zero",
+        lambda: make("rr", eps0=90),
+        100,
+        90 * (1 - 1e-9),
+        "bennett",
+    ),
+    Case(
+        "bennett 4-RR eps0=100 n=90 eps=91.759393034224",
+        "bennett-zero",
+        lambda: make("krr", k=4, eps0=100),
+        90,
+        91.759393034224,
+        "bennett",
+    ),
+    Case(
+        "bennett 2x2 (1/(2^57+1), 1/(2^119+1)) n=6 eps=1e-12",
+        "bennett-zero",
+        _mat([[R(2**57, 2**57 + 1), R(1, 2**57 + 1)], [R(2**119, 2**119 + 1), R(1, 2**119 + 1)]]),
+        6,
+        1e-12,
+        "bennett",
+    ),
+    Case(
+        "bennett rr eps0=100 n=50 get_epsilon(1e-300)",
+        "bennett-zero",
+        lambda: make("rr", eps0=100),
+        50,
+        None,
+        "bennett",
+        delta=DELTA_MIN,
+    ),
     # hoeffding-zero
-    Case("hoeffding 2x2 (1/(2^58+1), 1/(2^106+1)) n=536623813 eps=7.060759064338443e-298",
-         "hoeffding-zero",
-         _mat([[R(2 ** 58, 2 ** 58 + 1), R(1, 2 ** 58 + 1)],
-               [R(2 ** 106, 2 ** 106 + 1), R(1, 2 ** 106 + 1)]]), 536623813,
-         7.060759064338443e-298, "hoeffding"),
+    Case(
+        "hoeffding 2x2 (1/(2^58+1), 1/(2^106+1)) n=536623813 eps=7.060759064338443e-298",
+        "hoeffding-zero",
+        _mat([[R(2**58, 2**58 + 1), R(1, 2**58 + 1)], [R(2**106, 2**106 + 1), R(1, 2**106 + 1)]]),
+        536623813,
+        7.060759064338443e-298,
+        "hoeffding",
+    ),
     # blanket-fft-zero
-    Case("blanket-fft 2x2 (3/(2^121+3), 1/(2^82+1)) n=13 eps=25.93412772726157",
-         "blanket-fft-zero",
-         _mat([[R(2 ** 121, 2 ** 121 + 3), R(3, 2 ** 121 + 3)],
-               [R(2 ** 82, 2 ** 82 + 1), R(1, 2 ** 82 + 1)]]), 13, 25.93412772726157,
-         "blanket-fft"),
+    Case(
+        "blanket-fft 2x2 (3/(2^121+3), 1/(2^82+1)) n=13 eps=25.93412772726157",
+        "blanket-fft-zero",
+        _mat([[R(2**121, 2**121 + 3), R(3, 2**121 + 3)], [R(2**82, 2**82 + 1), R(1, 2**82 + 1)]]),
+        13,
+        25.93412772726157,
+        "blanket-fft",
+    ),
     # lower-k-inputs
-    Case("lower 4-RR eps0=30 n=2 eps=0", "lower-k-inputs", lambda: make("krr", k=4, eps0=30),
-         2, 0.0, "lower"),
-    Case("lower 4-RR eps0=30 n=100 eps=eps0(1-1e-9)", "lower-k-inputs",
-         lambda: make("krr", k=4, eps0=30), 100, 30 * (1 - 1e-9), "lower"),
+    Case(
+        "lower 4-RR eps0=30 n=2 eps=0",
+        "lower-k-inputs",
+        lambda: make("krr", k=4, eps0=30),
+        2,
+        0.0,
+        "lower",
+    ),
+    Case(
+        "lower 4-RR eps0=30 n=100 eps=eps0(1-1e-9)",
+        "lower-k-inputs",
+        lambda: make("krr", k=4, eps0=30),
+        100,
+        30 * (1 - 1e-9),
+        "lower",
+    ),
     # near-one-entries
-    Case("blanket 2x2 (1-2^-57, 1-2^-119) n=6 eps=42", "near-one-entries", _mat(NEAR_ONE), 6,
-         42.0, "blanket"),
-    Case("blanket 2x2 (1-2^-57, 1-2^-119) n=6 eps=eps0(1-1e-9)", "near-one-entries",
-         _mat(NEAR_ONE), 6, E0_NEAR_ONE * (1 - 1e-9), "blanket"),
-    Case("blanket-fft 2x2 (1-2^-57, 1-2^-119) n=6 eps=eps0(1-1e-9)", "near-one-entries",
-         _mat(NEAR_ONE), 6, E0_NEAR_ONE * (1 - 1e-9), "blanket-fft"),
-    Case("lower 3x3 near one n=2 eps=77.92008484042637", "near-one-entries", _mat(WIDE_3X3), 2,
-         77.92008484042637, "lower"),
+    Case(
+        "blanket 2x2 (1-2^-57, 1-2^-119) n=6 eps=42",
+        "near-one-entries",
+        _mat(NEAR_ONE),
+        6,
+        42.0,
+        "blanket",
+    ),
+    Case(
+        "blanket 2x2 (1-2^-57, 1-2^-119) n=6 eps=eps0(1-1e-9)",
+        "near-one-entries",
+        _mat(NEAR_ONE),
+        6,
+        E0_NEAR_ONE * (1 - 1e-9),
+        "blanket",
+    ),
+    Case(
+        "blanket-fft 2x2 (1-2^-57, 1-2^-119) n=6 eps=eps0(1-1e-9)",
+        "near-one-entries",
+        _mat(NEAR_ONE),
+        6,
+        E0_NEAR_ONE * (1 - 1e-9),
+        "blanket-fft",
+    ),
+    Case(
+        "lower 3x3 near one n=2 eps=77.92008484042637",
+        "near-one-entries",
+        _mat(WIDE_3X3),
+        2,
+        77.92008484042637,
+        "lower",
+    ),
     Case("lower 3x3 near one n=2 eps=0", "near-one-entries", _mat(WIDE_3X3), 2, 0.0, "lower"),
-    Case("blanket zero-out 3x3 near one n=2 eps=0", "near-one-entries", _mat(WIDE_3X3), 2, 0.0,
-         "blanket", "zero-out"),
-    Case("chernoff 2x2 (3/(2^69+3), 1/(2^133+1)) n=9 eps=1.643272312754", "near-one-entries",
-         _mat([[R(2 ** 69, 2 ** 69 + 3), R(3, 2 ** 69 + 3)],
-               [R(2 ** 133, 2 ** 133 + 1), R(1, 2 ** 133 + 1)]]), 9, 1.643272312754, "chernoff"),
+    Case(
+        "blanket zero-out 3x3 near one n=2 eps=0",
+        "near-one-entries",
+        _mat(WIDE_3X3),
+        2,
+        0.0,
+        "blanket",
+        "zero-out",
+    ),
+    Case(
+        "chernoff 2x2 (3/(2^69+3), 1/(2^133+1)) n=9 eps=1.643272312754",
+        "near-one-entries",
+        _mat([[R(2**69, 2**69 + 3), R(3, 2**69 + 3)], [R(2**133, 2**133 + 1), R(1, 2**133 + 1)]]),
+        9,
+        1.643272312754,
+        "chernoff",
+    ),
     # chernoff-zero
-    Case("chernoff rows (1/2, 1/2), (1/2 + 2^-141, 1/2 - 2^-141) n=9 eps=0", "chernoff-zero",
-         _mat([[R(1, 2), R(1, 2)], [R(1, 2) + R(1, 2 ** 141), R(1, 2) - R(1, 2 ** 141)]]), 9, 0.0,
-         "chernoff"),
+    Case(
+        "chernoff rows (1/2, 1/2), (1/2 + 2^-141, 1/2 - 2^-141) n=9 eps=0",
+        "chernoff-zero",
+        _mat([[R(1, 2), R(1, 2)], [R(1, 2) + R(1, 2**141), R(1, 2) - R(1, 2**141)]]),
+        9,
+        0.0,
+        "chernoff",
+    ),
     # chernoff-zero-entry
-    Case("chernoff zero column n=5 eps=0", "chernoff-zero-entry",
-         _mat([[R(1, 3), R(2, 3), 0], [R(1, 2), R(1, 2), 0]]), 5, 0.0, "chernoff"),
+    Case(
+        "chernoff zero column n=5 eps=0",
+        "chernoff-zero-entry",
+        _mat([[R(1, 3), R(2, 3), 0], [R(1, 2), R(1, 2), 0]]),
+        5,
+        0.0,
+        "chernoff",
+    ),
 ]
 
 
@@ -738,8 +1007,12 @@ def test_known_failures(case):
         assert not isinstance(acc, (Exception, Unexpected)), acc
         name = acc.method
     info = next(m for m in methods(mech) if m.name == name)
-    accs = {name: (info, guarded(lambda: accountant(mech, case.n, method=name,
-                                                    adjacency=case.adjacency)))}
+    accs = {
+        name: (
+            info,
+            guarded(lambda: accountant(mech, case.n, method=name, adjacency=case.adjacency)),
+        )
+    }
     if isinstance(accs[name][1], InvalidParameter) and big:
         return
     small = case.n <= brute_force_n(mech, 20000)
@@ -782,10 +1055,11 @@ def test_documented_ranges_are_what_the_accountant_accepts(capsys):
     assert DOMAINS["eps0"].hi == MAX_EPS0 == EPS0_MAX and DOMAINS["eps0"].lo_open
     assert DOMAINS["delta"].lo == MIN_DELTA == DELTA_MIN and DOMAINS["delta"].hi_open
     inside = make("rr", eps0=MAX_EPS0)
-    outside = make("rr", eps0=sp.Rational(MAX_EPS0) + sp.Rational(1, 10 ** 9))
-    tiny = make("rr", eps0=sp.Rational(1, 10 ** 300))
+    outside = make("rr", eps0=sp.Rational(MAX_EPS0) + sp.Rational(1, 10**9))
+    tiny = make("rr", eps0=sp.Rational(1, 10**300))
     for info in methods(make("rr", eps0=1)):
         for adjacency in info.adjacencies:
+
             def build(mech, n, info=info, adjacency=adjacency):
                 return guarded(lambda: accountant(mech, n, method=info.name, adjacency=adjacency))
 
@@ -801,13 +1075,14 @@ def test_documented_ranges_are_what_the_accountant_accepts(capsys):
             if info.kind is not Kind.HEURISTIC:
                 for d in (MIN_DELTA / 10, 1.0, 0.0):
                     assert isinstance(guarded(lambda: acc.get_epsilon(d)), InvalidParameter), d
-                assert isinstance(guarded(lambda: acc.get_epsilon(MIN_DELTA)),
-                                  (Bound, CannotCertify))
+                assert isinstance(
+                    guarded(lambda: acc.get_epsilon(MIN_DELTA)), (Bound, CannotCertify)
+                )
     from shufflekit.cli import main
 
     try:
         main(["profile", "--help"])
-    except SystemExit:                  # argparse's help exits; the command line may catch it
+    except SystemExit:  # argparse's help exits; the command line may catch it
         pass
     text = " ".join(capsys.readouterr().out.split())
     assert "eps0 in (0, 100]" in text and "integer in [1, 1e9]" in text

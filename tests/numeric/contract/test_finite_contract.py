@@ -14,6 +14,7 @@ over all neighbouring datasets, both orders of each pair):
 
 All comparisons are between rigorous enclosures: a failure is a real violation.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,15 +23,24 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.accountant import accountant, methods
 from shufflekit.numeric.bound import Kind
+from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
 from .strategies import finite_mechanisms
 
-FINITE_METHODS = ("blanket", "blanket-fft", "lower", "clone", "clone-numeric", "stronger-clone", "hoeffding",
-                  "bennett", "chernoff")
+FINITE_METHODS = (
+    "blanket",
+    "blanket-fft",
+    "lower",
+    "clone",
+    "clone-numeric",
+    "stronger-clone",
+    "hoeffding",
+    "bennett",
+    "chernoff",
+)
 
 
 def test_every_registered_finite_method_is_in_the_suite():
@@ -108,8 +118,9 @@ def run_contract(mech, n, eps_fracs, *, inversions: bool = True):
                     # delta(e) >= target fails only above e: the lower epsilon is at most e
                     assert inv.value <= mid.at * (1 + 1e-6) + 1e-12, (info.name, inv, mid)
                 inv2 = acc.get_epsilon(min(1.0 - 1e-12, target * 10))
-                assert inv2.value <= inv.value * (1 + 1e-6) + 1e-12 or \
-                    (info.kind is Kind.UPPER and inv2.note), (info.name, inv, inv2)
+                assert inv2.value <= inv.value * (1 + 1e-6) + 1e-12 or (
+                    info.kind is Kind.UPPER and inv2.note
+                ), (info.name, inv, inv2)
 
 
 EPS_FRACS = st.lists(st.floats(0.0, 1.2), min_size=2, max_size=3)
@@ -130,7 +141,6 @@ def test_contract_random_finite_mechanisms_more_examples(mech, n, fracs):
 
 @pytest.mark.slow
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mech=finite_mechanisms(max_inputs=2, max_outputs=3), n=st.integers(10, 12),
-       fracs=EPS_FRACS)
+@given(mech=finite_mechanisms(max_inputs=2, max_outputs=3), n=st.integers(10, 12), fracs=EPS_FRACS)
 def test_contract_up_to_twelve_users(mech, n, fracs):
     run_contract(mech, n, fracs, inversions=False)

@@ -4,6 +4,7 @@ Zero-out neighbours are :math:`(x, \bot)` *and* :math:`(\bot, x)`; the two direc
 different GPARV laws for asymmetric mechanisms.  An accountant that keeps only one of them
 must be caught by the contract check of :mod:`test_finite_contract`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -12,8 +13,8 @@ import pytest
 import sympy as sp
 
 from shufflekit.mechanisms.finite import BOT, FiniteMechanism
-from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.accountant import accountant
+from shufflekit.numeric.kernels import brute_force as BF
 from shufflekit.numeric.kernels.gparv_law import numeric_eps0
 
 from .test_finite_contract import check_against_reference
@@ -51,13 +52,14 @@ FRACS = (0.1, 0.3, 0.6)
 @pytest.mark.parametrize("weights", WEIGHTS)
 def test_full_zero_out_accountant_passes(weights):
     mech = mechanism(weights)
-    assert contract_holds(accountant(mech, 4, method="blanket", adjacency="zero-out"), mech, 4,
-                          FRACS)
+    assert contract_holds(
+        accountant(mech, 4, method="blanket", adjacency="zero-out"), mech, 4, FRACS
+    )
 
 
 @pytest.mark.parametrize("drop", ["(x, ⊥)", "(⊥, x)"])
 def test_dropping_either_direction_is_caught(drop):
-    keep_side = 0 if drop == "(x, ⊥)" else 1     # keep the pairs with ⊥ on that side
+    keep_side = 0 if drop == "(x, ⊥)" else 1  # keep the pairs with ⊥ on that side
     caught = []
     for weights in WEIGHTS:
         mech = mechanism(weights)

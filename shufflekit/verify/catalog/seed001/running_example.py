@@ -13,10 +13,11 @@ its exact column is :math:`\delta_{T_{n,k+1}\|T_{n,k}}`; Table 6's exact column 
 :math:`\varepsilon` of :math:`(T_{n,0},T_{n,1})` for binary RR with :math:`\varepsilon_0 = 1`, and its
 ratios use the unrounded exact value.
 """
+
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import sympy as sp
@@ -42,12 +43,12 @@ W1F = np.array([0.15, 0.55, 0.30])
 PI_T = 0.3
 
 
-@lru_cache(maxsize=None)
+@cache
 def fisher_derivation():
     return F.fisher_constant(W0, W1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def mixture_fisher_derivation():
     return F.mixture_fisher_constant(W0, W1)
 
@@ -60,7 +61,7 @@ def mixture_fisher_at(p) -> float:
     return float(mixture_fisher_derivation().result.subs(F.pi, sp.nsimplify(p)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def shuffled_pair_at(n: int, k: int) -> H.HistogramPair:
     return H.shuffled_pair(W0F, W1F, n, k)
 
@@ -107,7 +108,7 @@ def score_direction(pi: float) -> np.ndarray:
     return np.linalg.solve(border, np.concatenate([W1F - W0F, [0.0]]))[:d]
 
 
-@lru_cache(maxsize=None)
+@cache
 def residuals(n: int):
     k = composition_k(n)
     pi = k / n
@@ -121,14 +122,22 @@ def residuals(n: int):
     mu = math.sqrt(I / n)
     sup = p > 0
     rho = np.log(pair.likelihood_ratio[sup]) - mu * Z[sup] / math.sqrt(n * I) + mu * mu / 2
-    return {"R2": float(p @ R ** 2), "R4": float(p @ R ** 4), "RZ": float(p @ (R * Z)),
-            "Z2": float(p @ Z ** 2), "rho_abs": float(p[sup] @ np.abs(rho)), "rho_mean": float(p[sup] @ rho)}
+    return {
+        "R2": float(p @ R**2),
+        "R4": float(p @ R**4),
+        "RZ": float(p @ (R * Z)),
+        "Z2": float(p @ Z**2),
+        "rho_abs": float(p[sup] @ np.abs(rho)),
+        "rho_mean": float(p[sup] @ rho),
+    }
 
 
 def residual_order(ctx, key: str, power: float, tol: float, what: str):
     """Check that the exact moment ``residuals(n)[key]`` of the running example decays like
     n^power over :func:`n_grid` (Shvets 2026, Prop. 5.4 and Thm 7.1)."""
-    return checks.remainder_order(lambda n: residuals(n)[key], n_grid(ctx), power, tol=tol, what=what)
+    return checks.remainder_order(
+        lambda n: residuals(n)[key], n_grid(ctx), power, tol=tol, what=what
+    )
 
 
 def jsd_leading_remainder(n: int) -> float:
@@ -139,17 +148,21 @@ def jsd_leading_remainder(n: int) -> float:
 
 def canonical_jsd_remainder(ctx, prefix: str = ""):
     r = W1F / W0F - 1
-    chi2, mu3 = float(W0F @ r ** 2), float(W0F @ r ** 3)
+    chi2, mu3 = float(W0F @ r**2), float(W0F @ r**3)
     grid = [50, 100, 200, 400] if ctx.quick else [50, 100, 200, 400, 800]
 
     def rem(n):
-        return H.canonical_pair(W0F, W1F, n).jsd() - (chi2 / (8 * n) + (7 * chi2 ** 2 - 4 * mu3) / (64 * n ** 2))
+        return H.canonical_pair(W0F, W1F, n).jsd() - (
+            chi2 / (8 * n) + (7 * chi2**2 - 4 * mu3) / (64 * n**2)
+        )
 
-    out = checks.remainder_order(rem, grid, -3.0, tol=0.1, what="exact canonical JSD minus the expansion")
+    out = checks.remainder_order(
+        rem, grid, -3.0, tol=0.1, what="exact canonical JSD minus the expansion"
+    )
     return type(out)(out.verdict, prefix + out.evidence, out.values)
 
 
-@lru_cache(maxsize=None)
+@cache
 def score_statistics(n: int):
     """Exact E_P[(xi_n - t)_+] for t in {0, 0.5, 1, 2}, P(|U| > 1/2), E U^2, E(L-1) at k = round(0.3 n)."""
     k = composition_k(n)
@@ -160,11 +173,16 @@ def score_statistics(n: int):
     xi = (hist - EN) @ s / math.sqrt(n * c["I_pi"])
     U = pair.likelihood_ratio - 1
     call = {t: float(pair.p @ np.maximum(xi - t, 0.0)) for t in (0.0, 0.5, 1.0, 2.0)}
-    return {"call": call, "tail": float(pair.p[np.abs(U) > 0.5].sum()), "EU2": float(pair.p @ U ** 2),
-            "EU": float(pair.p @ U), "I": c["I_pi"]}
+    return {
+        "call": call,
+        "tail": float(pair.p[np.abs(U) > 0.5].sum()),
+        "EU2": float(pair.p @ U**2),
+        "EU": float(pair.p @ U),
+        "I": c["I_pi"],
+    }
 
 
-@lru_cache(maxsize=None)
+@cache
 def histogram_moments(n: int):
     k = composition_k(n)
     pair, hist, EN = centred_histogram_law(n, k)

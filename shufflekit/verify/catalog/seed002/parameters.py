@@ -1,4 +1,5 @@
 r"""Symbols and random examples shared by Su-Cheng-Wang 2026 claims."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +9,7 @@ from shufflekit.symbolic import gparv as GP
 
 w, v = GP.w, GP.v
 
-u = w ** 2   # e^{eps0}
+u = w**2  # e^{eps0}
 
 
 def random_mechanisms(count: int, seed: int = 2, max_in: int = 3, max_out: int = 4):

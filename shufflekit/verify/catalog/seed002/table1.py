@@ -1,4 +1,5 @@
 r"""Su-Cheng-Wang 2026, Sec. 5.2 and Table 1: the decomposition atoms of five frequency oracles."""
+
 from __future__ import annotations
 
 import math
@@ -27,8 +28,7 @@ def _numeric_tv(name, row, k, eps0=1.0, eps=0.3, **params):
     g = np.append(g, 0.0)
     q = np.append(q, law.zero_mass)
     vals = {w: math.exp(eps0 / 2), v: math.exp(eps)}
-    pr = [(float(a.subs(vals)), float(sp.sympify(p).subs(vals))) for a, p in
-          zip(ATOMS, row(k))]
+    pr = [(float(a.subs(vals)), float(sp.sympify(p).subs(vals))) for a, p in zip(ATOMS, row(k))]
     atoms = sorted(set(np.round(g, 10)) | {round(a, 10) for a, _ in pr})
     tv = 0.0
     for a in atoms:
@@ -49,78 +49,124 @@ def _table1_check(name, k, condition, ks):
     res = GP.compare_laws(law.result, _printed_row(printed_row, k))
     if res["equal"] and law.extras["n_laws"] == 1:
         return confirmed(f"{name} (k={k}): the derived GPARV law equals the printed row exactly")
-    diffs = "; ".join(f"atom {sp.sstr(a)}: derived {sp.sstr(pd)}, printed {sp.sstr(pp)}"
-                      for a, pd, pp, _ in res["differences"][:3])
+    diffs = "; ".join(
+        f"atom {sp.sstr(a)}: derived {sp.sstr(pd)}, printed {sp.sstr(pp)}"
+        for a, pd, pp, _ in res["differences"][:3]
+    )
     tvs = [(kk, _numeric_tv(name, printed_row, kk)) for kk in ks]
     values = dict(tv=[t for _, t in tvs], differences=[sp.sstr(d) for *_, d in res["differences"]])
-    msg = (f"{name}: exact law at k={k} differs from the printed row ({diffs}); TV(exact, printed) "
-           f"at eps0=1, eps=0.3: " + ", ".join(f"k={kk}: {t:.3g}" for kk, t in tvs))
+    msg = (
+        f"{name}: exact law at k={k} differs from the printed row ({diffs}); TV(exact, printed) "
+        f"at eps0=1, eps=0.3: " + ", ".join(f"k={kk}: {t:.3g}" for kk, t in tvs)
+    )
     if len(tvs) < 2:
         return refuted(msg, **values)
     decreasing = all(b[1] < a[1] for a, b in zip(tvs, tvs[1:]))
     last_ratio = tvs[-1][1] / tvs[-2][1]
     values["last_ratio"] = last_ratio
     if decreasing and last_ratio <= 0.75:
-        return imprecise(msg + f" (decreasing, last step x{last_ratio:.2f}: the row is the large-k "
-                         f"limit); the row holds {condition}", **values)
-    return refuted(msg + f" (last step x{last_ratio:.2f}: TV levels off, so the row is neither the "
-                   f"exact law nor its large-k limit)", **values)
+        return imprecise(
+            msg + f" (decreasing, last step x{last_ratio:.2f}: the row is the large-k "
+            f"limit); the row holds {condition}",
+            **values,
+        )
+    return refuted(
+        msg + f" (last step x{last_ratio:.2f}: TV levels off, so the row is neither the "
+        f"exact law nor its large-k limit)",
+        **values,
+    )
 
 
-@claim(id="002.table1.krr", paper="002", source="Table 1, k-RR row",
-       statement=r"G_{k\text{-RR}}:\ 1-e^{\varepsilon+\varepsilon_0}\ \text{w.p.}\ \tfrac{1}{e^{\varepsilon_0}+k-1},"
-                 r"\ 1-e^{\varepsilon}\ \text{w.p.}\ \tfrac{k-2}{e^{\varepsilon_0}+k-1},\ 0\ \text{w.p.}\ "
-                 r"\tfrac{e^{\varepsilon_0}-1}{e^{\varepsilon_0}+k-1},\ e^{\varepsilon_0}-e^{\varepsilon}\ \text{w.p.}\ "
-                 r"\tfrac{1}{e^{\varepsilon_0}+k-1}",
-       section="Sec. 5.2, Table 1")
+@claim(
+    id="002.table1.krr",
+    paper="002",
+    source="Table 1, k-RR row",
+    statement=r"G_{k\text{-RR}}:\ 1-e^{\varepsilon+\varepsilon_0}\ \text{w.p.}\ \tfrac{1}{e^{\varepsilon_0}+k-1},"
+    r"\ 1-e^{\varepsilon}\ \text{w.p.}\ \tfrac{k-2}{e^{\varepsilon_0}+k-1},\ 0\ \text{w.p.}\ "
+    r"\tfrac{e^{\varepsilon_0}-1}{e^{\varepsilon_0}+k-1},\ e^{\varepsilon_0}-e^{\varepsilon}\ \text{w.p.}\ "
+    r"\tfrac{1}{e^{\varepsilon_0}+k-1}",
+    section="Sec. 5.2, Table 1",
+)
 def check_002_table1_krr(ctx: CheckContext):
     k = sp.Symbol("k", integer=True, positive=True)
     return _table1_check("krr", k, "for every k", [])
 
 
-@claim(id="002.table1.blh", paper="002", source="Table 1, BLH row", expected="imprecise",
-       statement=r"G_{BLH}:\ \text{each of } 1-e^{\varepsilon+\varepsilon_0}, e^{\varepsilon_0}-e^{\varepsilon+\varepsilon_0}, "
-                 r"1-e^{\varepsilon}, e^{\varepsilon_0}-e^{\varepsilon} \text{ w.p. } \tfrac{1}{2(e^{\varepsilon_0}+1)},\ "
-                 r"0 \text{ w.p. } \tfrac{e^{\varepsilon_0}-1}{e^{\varepsilon_0}+1}",
-       section="Sec. 5.2, Table 1")
+@claim(
+    id="002.table1.blh",
+    paper="002",
+    source="Table 1, BLH row",
+    expected="imprecise",
+    statement=r"G_{BLH}:\ \text{each of } 1-e^{\varepsilon+\varepsilon_0}, e^{\varepsilon_0}-e^{\varepsilon+\varepsilon_0}, "
+    r"1-e^{\varepsilon}, e^{\varepsilon_0}-e^{\varepsilon} \text{ w.p. } \tfrac{1}{2(e^{\varepsilon_0}+1)},\ "
+    r"0 \text{ w.p. } \tfrac{e^{\varepsilon_0}-1}{e^{\varepsilon_0}+1}",
+    section="Sec. 5.2, Table 1",
+)
 def check_002_table1_blh(ctx: CheckContext):
-    return _table1_check("blh", 2 if ctx.quick else 3,
-                         "only when no hash is constant on [k] and h(x), h(x') are independent fair "
-                         "bits for x != x' (with all hashes [k]->{0,1} the constant ones enlarge the "
-                         "blanket); it is the k -> infinity limit",
-                         [2, 3, 4, 5] if ctx.quick else [2, 3, 4, 5, 6, 7])
+    return _table1_check(
+        "blh",
+        2 if ctx.quick else 3,
+        "only when no hash is constant on [k] and h(x), h(x') are independent fair "
+        "bits for x != x' (with all hashes [k]->{0,1} the constant ones enlarge the "
+        "blanket); it is the k -> infinity limit",
+        [2, 3, 4, 5] if ctx.quick else [2, 3, 4, 5, 6, 7],
+    )
 
 
-@claim(id="002.table1.rappor", paper="002", source="Table 1, RAPPOR row", expected="imprecise",
-       statement=r"G_{RAPPOR}: \tfrac{1}{(e^{\varepsilon_0/2}+1)^2}, \tfrac{1}{e^{\varepsilon_0/2}(e^{\varepsilon_0/2}+1)^2}, "
-                 r"\tfrac{e^{\varepsilon_0/2}}{(e^{\varepsilon_0/2}+1)^2}, 1-e^{-\varepsilon_0/2}, "
-                 r"\tfrac{1}{(e^{\varepsilon_0/2}+1)^2}",
-       section="Sec. 5.2, Table 1")
+@claim(
+    id="002.table1.rappor",
+    paper="002",
+    source="Table 1, RAPPOR row",
+    expected="imprecise",
+    statement=r"G_{RAPPOR}: \tfrac{1}{(e^{\varepsilon_0/2}+1)^2}, \tfrac{1}{e^{\varepsilon_0/2}(e^{\varepsilon_0/2}+1)^2}, "
+    r"\tfrac{e^{\varepsilon_0/2}}{(e^{\varepsilon_0/2}+1)^2}, 1-e^{-\varepsilon_0/2}, "
+    r"\tfrac{1}{(e^{\varepsilon_0/2}+1)^2}",
+    section="Sec. 5.2, Table 1",
+)
 def check_002_table1_rappor(ctx: CheckContext):
-    return _table1_check("rappor", 2 if ctx.quick else 3,
-                         "only if the all-ones output word is ignored (every input gives it the same, "
-                         "larger probability, so it joins the blanket); the exact finite-k law "
-                         "converges to the row as k -> infinity",
-                         [2, 3, 4, 5, 6] if ctx.quick else [2, 3, 4, 5, 6, 7, 8])
+    return _table1_check(
+        "rappor",
+        2 if ctx.quick else 3,
+        "only if the all-ones output word is ignored (every input gives it the same, "
+        "larger probability, so it joins the blanket); the exact finite-k law "
+        "converges to the row as k -> infinity",
+        [2, 3, 4, 5, 6] if ctx.quick else [2, 3, 4, 5, 6, 7, 8],
+    )
 
 
-@claim(id="002.table1.oue", paper="002", source="Table 1, OUE row", expected="imprecise",
-       statement=r"G_{OUE}: \tfrac{1}{2(e^{\varepsilon_0}+1)}, \tfrac{1}{2e^{\varepsilon_0}(e^{\varepsilon_0}+1)}, "
-                 r"\tfrac{e^{\varepsilon_0}}{2(e^{\varepsilon_0}+1)}, \tfrac12(1-e^{-\varepsilon_0}), "
-                 r"\tfrac{1}{2(e^{\varepsilon_0}+1)}",
-       section="Sec. 5.2, Table 1")
+@claim(
+    id="002.table1.oue",
+    paper="002",
+    source="Table 1, OUE row",
+    expected="imprecise",
+    statement=r"G_{OUE}: \tfrac{1}{2(e^{\varepsilon_0}+1)}, \tfrac{1}{2e^{\varepsilon_0}(e^{\varepsilon_0}+1)}, "
+    r"\tfrac{e^{\varepsilon_0}}{2(e^{\varepsilon_0}+1)}, \tfrac12(1-e^{-\varepsilon_0}), "
+    r"\tfrac{1}{2(e^{\varepsilon_0}+1)}",
+    section="Sec. 5.2, Table 1",
+)
 def check_002_table1_oue(ctx: CheckContext):
-    return _table1_check("oue", 2 if ctx.quick else 3,
-                         "only if the all-ones output word is ignored; the exact finite-k law "
-                         "converges to the row as k -> infinity",
-                         [2, 3, 4, 5, 6] if ctx.quick else [2, 3, 4, 5, 6, 7, 8])
+    return _table1_check(
+        "oue",
+        2 if ctx.quick else 3,
+        "only if the all-ones output word is ignored; the exact finite-k law "
+        "converges to the row as k -> infinity",
+        [2, 3, 4, 5, 6] if ctx.quick else [2, 3, 4, 5, 6, 7, 8],
+    )
 
 
-@claim(id="002.table1.hr", paper="002", source="Table 1, HR row", expected="imprecise",
-       statement=r"G_{HR} \text{ has the same law as } G_{BLH}",
-       section="Sec. 5.2, Table 1")
+@claim(
+    id="002.table1.hr",
+    paper="002",
+    source="Table 1, HR row",
+    expected="imprecise",
+    statement=r"G_{HR} \text{ has the same law as } G_{BLH}",
+    section="Sec. 5.2, Table 1",
+)
 def check_002_table1_hr(ctx: CheckContext):
-    return _table1_check("hr", 3,
-                         "only if no output lies in every C_x; the all-ones column of the Hadamard "
-                         "matrix always does, so the row is the K -> infinity limit",
-                         [3, 7] if ctx.quick else [3, 7, 12])
+    return _table1_check(
+        "hr",
+        3,
+        "only if no output lies in every C_x; the all-ones column of the Hadamard "
+        "matrix always does, so the row is the K -> infinity limit",
+        [3, 7] if ctx.quick else [3, 7, 12],
+    )
