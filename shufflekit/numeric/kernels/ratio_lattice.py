@@ -98,7 +98,8 @@ def arb_function(expr: Any, symbols: Sequence[Any]) -> Callable[..., Any]:
         "e": arb(1).exp(),
         "E": arb(1).exp(),
     }
-    return sp.lambdify(tuple(symbols), expr, modules=[ns, "mpmath"])
+    f = sp.lambdify(tuple(symbols), expr, modules=[ns, "mpmath"])
+    return lambda *args: arb(f(*args))
 
 
 # ============================================================ epsilon-free: pieces -> RatioLaw
@@ -125,19 +126,22 @@ class Piece:
             raise ValueError(f"shape {self.shape!r} is not one of {SHAPES}")
 
 
-def _widen(lo, hi) -> tuple[float, float]:
-    """Floats strictly outside the Arb enclosure ``[lo, hi]`` (relative :data:`MARGIN`)."""
-    a, b = float_down(lo), float_up(hi)
-    a = a * (1 - MARGIN) if a > 0 else a * (1 + MARGIN) - 1e-300
-    b = b * (1 + MARGIN) if b > 0 else b * (1 - MARGIN) + 1e-300
+def _widen(lo: float, hi: float) -> tuple[float, float]:
+    """Floats strictly outside ``[lo, hi]`` (relative :data:`MARGIN`)."""
+    a = lo * (1 - MARGIN) if lo > 0 else lo * (1 + MARGIN) - 1e-300
+    b = hi * (1 + MARGIN) if hi > 0 else hi * (1 - MARGIN) + 1e-300
     return a, b
 
 
 def _ends(ratios, ta: float, tb: float):
-    """Arb hulls of alpha and beta over the cell from its two end points (monotone pieces)."""
+    """Float hulls ``(lo, hi)`` of alpha and beta over the cell from its two end points (monotone
+    pieces; each end rounded outward on its own: an Arb union would widen by its 30-bit radius),
+    and the end points as Arb balls."""
     a1, b1 = ratios(ta)
     a2, b2 = ratios(tb)
-    return a1.union(a2), b1.union(b2), (a1, b1), (a2, b2)
+    hull_a = (min(float_down(a1), float_down(a2)), max(float_up(a1), float_up(a2)))
+    hull_b = (min(float_down(b1), float_down(b2)), max(float_up(b1), float_up(b2)))
+    return hull_a, hull_b, (a1, b1), (a2, b2)
 
 
 def two_point_split(P, M, lo, hi):
@@ -152,8 +156,8 @@ def spread_cell(shape: str, P, A, B, hull_a, hull_b, end0, end1) -> list[tuple[f
     """Atoms ``(alpha, beta, weight)`` (float, float, Arb) of one cell (module docstring)."""
     from flint import arb
 
-    a_lo, a_hi = _widen(hull_a.lower(), hull_a.upper())
-    b_lo, b_hi = _widen(hull_b.lower(), hull_b.upper())
+    a_lo, a_hi = _widen(*hull_a)
+    b_lo, b_hi = _widen(*hull_b)
     if shape == "point":
         return [(a_hi, b_lo, P)]
     if shape == "alpha":
