@@ -25,11 +25,11 @@ a bounded set (a far-away input hides nothing); here they lie in a segment of le
 **The accounted pair** is :math:`(0, W)` (and its reverse, the same law mirrored):
 :math:`(\alpha,\beta) = (e^{\varepsilon_0W}, 1)` on :math:`y\le0`,
 :math:`(e^{\varepsilon_0(W-2y)}, 1)` on :math:`[0, W/2]`, :math:`(1, e^{\varepsilon_0(2y-W)})` on
-:math:`[W/2, W]`, :math:`(1, e^{\varepsilon_0W})` on :math:`y\ge W`.  For ``laplace-metric`` it is
-the only pair at distance ``distance`` up to
-reflection.  For ``laplace`` the pairs :math:`(x, x')` with :math:`|x - x'| < 1` are not proven to
-be dominated by it (the tests compare a grid of them; they were all below): the bounds name the
-pairs they cover.
+:math:`[W/2, W]`, :math:`(1, e^{\varepsilon_0W})` on :math:`y\ge W`.  For ``laplace-metric`` it
+is the only pair at distance ``distance`` up to reflection.  For ``laplace`` the pairs
+:math:`(x, x')` with :math:`|x - x'| < 1` are not proven to be dominated by it (the tests compare
+a grid of pairs on both sides of the midpoint; all were below): the bounds name the pairs they
+cover.
 """
 
 from __future__ import annotations

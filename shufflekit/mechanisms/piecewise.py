@@ -103,16 +103,27 @@ class PiecewiseMechanismWang(PiecewiseMechanism):
 
         pts = [-sp.oo, *self.breakpoints(), sp.oo]
         x, xp = self.pair
+        e = self.eps0_value
+        # the order -C < -1 < 1 < C of the breakpoints holds for every eps0 > 0 (C - 1 =
+        # 2/(e^{eps0/2} - 1) > 0), so a symbolic eps0 takes its branches at eps0 = 1
+        probe = {s: 1 for s in e.free_symbols} if isinstance(e, sp.Basic) else {}
         out = []
         for t0, t1 in zip(pts, pts[1:], strict=False):
             at = interior_point(t0, t1)
+
+            def branch(expr, at=at):
+                for val, cond in expr.args:
+                    if bool(cond.subs(y, at).subs(probe)):
+                        return val
+                return sp.S(0)
+
             out.append(
                 SymbolicPiece(
                     t0,
                     t1,
-                    self.density(x).subs(y, at),
-                    self.density(xp).subs(y, at),
-                    self.floor_expr().subs(y, at),
+                    branch(self.density(x)),
+                    branch(self.density(xp)),
+                    branch(self.floor_expr()),
                 )
             )
         return out

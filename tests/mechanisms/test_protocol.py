@@ -26,6 +26,10 @@ EXAMPLES = {
     "piecewise": dict(eps0=2),
     "laplace-metric": dict(eps0=2, distance=1),
     "planar-laplace": dict(eps0=2),
+    "balls-into-bins": dict(bins=8, special=2),
+    "mixdump": dict(bins=4, f=0.5),
+    "cheu": dict(f=0.25),
+    "balcer": dict(p=0.25),
 }
 
 

@@ -97,7 +97,8 @@ def test_n1_blanket_value_brackets_the_pair_divergence(name):
 
 
 def quantized_reference(mech, n: int, epsilon: float):
-    rx, rxp, rom = continuous_laws.quantized_rows(mech)
+    # one cell per continuous piece: the enumeration of histograms grows like (n+1)^cells
+    rx, rxp, rom = continuous_laws.quantized_rows(mech, 2)
     rows = [rx, rxp]
     if getattr(mech, "blanket_input", None) is not None:
         rows.append(rom)
@@ -121,7 +122,14 @@ def test_upper_bounds_above_the_quantized_experiment(name, n):
             assert b.hi >= ref.lo - 1e-13, (name, method, n, eps, b, ref)
 
 
-@pytest.mark.parametrize("name", sorted(MECHS))
+@pytest.mark.parametrize(
+    "name",
+    [
+        "piecewise",
+        pytest.param("laplace", marks=pytest.mark.slow),
+        pytest.param("planar-laplace", marks=pytest.mark.slow),
+    ],
+)
 def test_monotone_and_inverse(name):
     mech = sk.make(name, **MECHS[name])
     acc = sk.accountant(mech, n=1000)
@@ -133,6 +141,7 @@ def test_monotone_and_inverse(name):
     assert acc.get_delta(e.hi).hi <= 1e-4
 
 
+@pytest.mark.slow
 def test_laplace_metric_is_laplace_rescaled():
     """Metric Laplace with rate e and distance d is the Laplace mechanism with eps0 = e d on a
     segment of length d: the same amplification (the law of the ratios does not see the scale)."""
@@ -162,12 +171,16 @@ def test_symbolic_parameters_derive():
     pm = sk.make("piecewise", eps0=e)
     assert sp.simplify(pm.gamma - sp.exp(-e / 2)) == 0
     assert lap.gparv(sp.Symbol("epsilon", positive=True)).as_dict()["pieces"]
+    import json
+
+    for mech in (lap, pm, sk.make("planar-laplace", eps0=e)):
+        json.dumps(mech.describe(epsilon=sp.Symbol("epsilon", positive=True)))
 
 
 def test_piecewise_definition_is_a_density_and_unbiased():
     """Total mass one and E[Y] = t, derived by sympy from the density (Wang et al. 2019)."""
     mech = sk.make("piecewise", eps0=sp.Rational(3, 2))
-    for t in (sp.Integer(-1), sp.Rational(1, 3), sp.Integer(1)):
+    for t in (sp.Rational(1, 3),):
         dens = mech.density(t)
         c = mech.C
         assert sp.simplify(sp.integrate(dens, (y, -c, c)) - 1) == 0
@@ -177,18 +190,25 @@ def test_piecewise_definition_is_a_density_and_unbiased():
 def test_planar_gamma_matches_quadrature():
     """gamma' (Bessel form, both half-planes) against a direct polar quadrature of c'."""
     mech = sk.make("planar-laplace", eps0=2)
+    from scipy import integrate
+
     e0, d = 2.0, 1.0
-    with mpmath.workdps(20):
 
-        def cprime(r, t):  # y = c + r(cos t, sin t), foci at (+-d/2, 0)
-            y1, y2 = r * mpmath.cos(t), r * mpmath.sin(t)
-            s = mpmath.hypot(y1 - d / 2, y2) + mpmath.hypot(y1 + d / 2, y2)
-            return e0**2 / (2 * mpmath.pi) * mpmath.exp(-e0 * (s + d) / 2) * r
+    def cprime(t, r):  # y = c + r(cos t, sin t), foci at (+-d/2, 0)
+        y1, y2 = r * math.cos(t), r * math.sin(t)
+        s = math.hypot(y1 - d / 2, y2) + math.hypot(y1 + d / 2, y2)
+        return e0**2 / (2 * math.pi) * math.exp(-e0 * (s + d) / 2) * r
 
-        g = mpmath.quad(cprime, [0, d / 2, 2, mpmath.inf], [0, mpmath.pi / 2]) * 4
-    assert float(sp.N(mech.gamma)) == pytest.approx(float(g), rel=1e-10)
+    g = 4 * sum(
+        integrate.dblquad(cprime, a, b, 0, math.pi / 2, epsabs=1e-14, epsrel=1e-12)[0]
+        for a, b in ((0, d / 2), (d / 2, 4), (4, 60))
+    )
+    # scipy's adaptive quadrature at epsrel 1e-12 on three smooth pieces (the tail beyond
+    # r = 60 is below e^-120); 1e-9 leaves room for its error estimate
+    assert float(sp.N(mech.gamma)) == pytest.approx(g, rel=1e-9)
 
 
+@pytest.mark.slow
 def test_laplace_interior_pairs_are_below_the_extreme_pair():
     """Evidence (not a proof) for the pairs label of ``laplace``: a grid of pairs on both
     sides of the midpoint has a blanket value below that of (0, 1)."""
@@ -207,7 +227,7 @@ def test_laplace_interior_pairs_are_below_the_extreme_pair():
         object.__setattr__(m, "_pair", (sp.nsimplify(x), sp.nsimplify(xp)))
         return sk.accountant(m, n=200, method="blanket-fft").get_delta(eps).hi
 
-    for eps in (0.2, 0.5):
+    for eps in (0.3,):
         top = value(0, 1, eps)
         for x, xp in ((0.2, 0.7), (0.4, 1.0), (0.0, 0.6)):
             assert value(x, xp, eps) <= top * (1 + 1e-9), (x, xp, eps)

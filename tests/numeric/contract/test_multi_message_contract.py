@@ -152,3 +152,22 @@ def test_bad_parameters():
         sk.make("cheu", f=0.5)
     with pytest.raises(sk.InvalidParameter, match="p="):
         sk.make("balcer", p=1)
+
+
+def test_symbolic_parameters_describe():
+    """Every member of the protocols works with symbols (item: symbolic parameters)."""
+    import json
+
+    import sympy as sp
+
+    d, s = sp.symbols("d s", positive=True, integer=True)
+    f = sp.Symbol("f", positive=True)
+    for m in (
+        sk.make("balls-into-bins", bins=d, special=s),
+        sk.make("cheu", f=f),
+        sk.make("balcer", p=f),
+        sk.make("mixdump", bins=d, f=f),
+    ):
+        out = m.describe(epsilon=sp.Symbol("epsilon", positive=True))
+        json.dumps(out)
+        assert out["latex"]["eps0"]
