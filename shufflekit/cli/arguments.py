@@ -166,14 +166,29 @@ def add_mechanism_arguments(
         help="finite mechanism: rows (one per input) separated by ';', probabilities "
         "by ',', each row summing to 1, e.g. '0.7,0.3;0.2,0.8'",
     )
-    for opt, text in (
-        ("distance", "laplace-metric, planar-laplace: distance of the neighbouring inputs (> 0)"),
-        ("bins", "balls-into-bins, mixdump, balcer: number of bins (integer >= 2)"),
-        ("special", "balls-into-bins: blanket messages per user (integer in [1, bins - 1])"),
-        ("f", "mixdump, cheu: flip probability (mixdump (0, 1], cheu (0, 1/2))"),
-        ("dummies", "mixdump: dummy messages per user (integer >= 0, default 1)"),
+    from shufflekit.mechanisms.parameters import as_param
+
+    for opt, text, rng in (
+        (
+            "distance",
+            "laplace-metric, planar-laplace: distance of the neighbouring inputs (> 0)",
+            dict(low=0, low_open=True),
+        ),
+        ("bins", "balls-into-bins, mixdump, balcer: number of bins (integer >= 2)", dict(low=2)),
+        ("special", "balls-into-bins: blanket messages per user (integer in [1, bins - 1])", {}),
+        (
+            "f",
+            "mixdump, cheu: flip probability (mixdump (0, 1], cheu (0, 1/2))",
+            dict(low=0, high=1, low_open=True),
+        ),
+        ("dummies", "mixdump: dummy messages per user (integer >= 0, default 1)", dict(low=0)),
     ):
-        p.add_argument(f"--{opt}", default=None, help=text)
+        integer = opt in ("bins", "special", "dummies")
+        rng = {"low": 1, **rng} if opt == "special" else rng
+        check = (
+            lambda t, o=opt, r=rng, i=integer: as_param(t, o, integer=i, **r)  # noqa: E731
+        )
+        p.add_argument(f"--{opt}", type=arg_type(check, opt), default=None, help=text)
     p.add_argument(
         "--hash-family",
         default="all",
