@@ -127,7 +127,6 @@ def test_upper_bounds_above_the_quantized_experiment(name, n):
     [
         "piecewise",
         pytest.param("laplace", marks=pytest.mark.slow),
-        pytest.param("planar-laplace", marks=pytest.mark.slow),
     ],
 )
 def test_monotone_and_inverse(name):
