@@ -155,6 +155,9 @@ class PiecewiseMechanism(Describable):
     def breakpoints(self) -> list:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def eps0(self) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     @property
     def pair(self) -> tuple:  # pragma: no cover - abstract
         raise NotImplementedError

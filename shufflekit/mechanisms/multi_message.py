@@ -104,7 +104,17 @@ class MultiMessageProtocol(Describable):
 
     name: str = ""
 
-    def decompositions(self, n: int) -> list[list[Decomposition]]:  # pragma: no cover
+    @property
+    def params(self) -> ParamMap:  # pragma: no cover - defined by each protocol
+        raise NotImplementedError
+
+    def eps0(self) -> Any:  # pragma: no cover - defined by each protocol
+        raise NotImplementedError
+
+    def slot_blanket(self) -> Any:  # pragma: no cover - defined by each protocol
+        raise NotImplementedError
+
+    def decompositions(self, n: Any) -> list[list[Decomposition]]:  # pragma: no cover
         """Alternatives (outer list, each a valid bound: the smallest is used), each a list of
         directions (the largest is the bound)."""
         raise NotImplementedError

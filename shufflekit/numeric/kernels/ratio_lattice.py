@@ -275,33 +275,6 @@ def ratio_law(pieces: Sequence[Piece], gamma, pairs: tuple, *, cells: int = 256)
     )
 
 
-def cell_probabilities(pieces: Sequence[Piece], cells: int) -> tuple[np.ndarray, ...]:
-    r"""Float ``(omega(C), R_x(C)/gamma, R_x'(C)/gamma)`` per cell (the quantized experiment: a
-    post-processing of the outputs, used by lower bounds) with their Arb radii bounds."""
-    from flint import ctx
-
-    rows: list[list[float]] = [[], [], []]
-    rad = 0.0
-    with ctx.workprec(PREC):
-        for pc in pieces:
-            inner = (
-                []
-                if pc.shape == "point"
-                else (
-                    list(pc.cuts(cells))
-                    if pc.cuts is not None
-                    else uniform_cuts(pc.t0, pc.t1, cells)
-                )
-            )
-            edges = [pc.t0, *inner, pc.t1]
-            for ta, tb in zip(edges, edges[1:], strict=False):
-                vals = pc.moments(ta, tb)
-                for r, v in zip(rows, vals, strict=True):
-                    r.append(float(v.mid()))
-                    rad = max(rad, float(v.rad()) / max(abs(float(v.mid())), 1e-300))
-    return tuple(np.array(r) for r in rows) + (rad,)
-
-
 # ============================================================ per epsilon: scalar law -> lattice
 class ScalarLaw(Protocol):
     """A real law with Arb CDF and partial first moment (what :func:`discretise` needs)."""
@@ -439,9 +412,9 @@ def _discretise(law: ScalarLaw, h: float, t_lo: float, t_hi: float) -> LatticeLa
     pa[edges[-1]] += 1 - f_edges[-1]  # above T_hi: moved down to T_hi
     p = np.zeros(size)
     rad = 0.0
-    for k, v in pa.items():
-        p[k - k0] = float(v.mid())
-        rad += float(v.rad())
+    for k, ball in pa.items():
+        p[k - k0] = float(ball.mid())
+        rad += float(ball.rad())
     l1 = rad + U * float(np.sum(np.abs(p)))
     p = np.maximum(p, 0.0)  # exact masses are >= 0: clipping moves closer
     exc = law.excess_arb(k1 * h)
