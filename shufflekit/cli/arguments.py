@@ -166,6 +166,29 @@ def add_mechanism_arguments(
         help="finite mechanism: rows (one per input) separated by ';', probabilities "
         "by ',', each row summing to 1, e.g. '0.7,0.3;0.2,0.8'",
     )
+    from shufflekit.mechanisms.parameters import as_param
+
+    for opt, text, rng in (
+        (
+            "distance",
+            "laplace-metric, planar-laplace: distance of the neighbouring inputs (> 0)",
+            dict(low=0, low_open=True),
+        ),
+        ("bins", "balls-into-bins, mixdump, balcer: number of bins (integer >= 2)", dict(low=2)),
+        ("special", "balls-into-bins: blanket messages per user (integer in [1, bins - 1])", {}),
+        (
+            "f",
+            "mixdump, cheu: flip probability (mixdump (0, 1], cheu (0, 1/2))",
+            dict(low=0, high=1, low_open=True),
+        ),
+        ("dummies", "mixdump: dummy messages per user (integer >= 0, default 1)", dict(low=0)),
+    ):
+        integer = opt in ("bins", "special", "dummies")
+        rng = {"low": 1, **rng} if opt == "special" else rng
+        check = (
+            lambda t, o=opt, r=rng, i=integer: as_param(t, o, integer=i, **r)  # noqa: E731
+        )
+        p.add_argument(f"--{opt}", type=arg_type(check, opt), default=None, help=text)
     p.add_argument(
         "--hash-family",
         default="all",
@@ -234,10 +257,26 @@ def build_mechanism(args: argparse.Namespace):
         sigma0=args.sigma0,
         matrix=args.matrix,
         hash_family=args.hash_family if args.name == "blh" else None,
+        **{o: getattr(args, o, None) for o in ("distance", "bins", "special", "f", "dummies")},
     )
 
 
-MECHANISM_OPTIONS = ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix")
+MECHANISM_OPTIONS = (
+    "k",
+    "m",
+    "eps0",
+    "p",
+    "theta",
+    "d",
+    "gamma",
+    "sigma0",
+    "matrix",
+    "distance",
+    "bins",
+    "special",
+    "f",
+    "dummies",
+)
 
 
 def unused_mechanism_options(args: argparse.Namespace) -> list[str]:

@@ -15,8 +15,12 @@ from shufflekit.mechanisms.composition import JointComposition, joint
 from shufflekit.mechanisms.finite import ADJACENCIES, BOT, FiniteMechanism
 from shufflekit.mechanisms.frequency_oracles import blh, hadamard_response, oue, rappor
 from shufflekit.mechanisms.gaussian import BlanketMixedGaussian, GaussianLocal
+from shufflekit.mechanisms.laplace import laplace, laplace_metric
 from shufflekit.mechanisms.law import ContinuousLaw, DiscreteLaw
+from shufflekit.mechanisms.multi_message import balcer, balls_into_bins, cheu, mixdump
 from shufflekit.mechanisms.parameters import as_param
+from shufflekit.mechanisms.piecewise import piecewise
+from shufflekit.mechanisms.planar_laplace import planar_laplace
 from shufflekit.mechanisms.privunit import PrivUnit
 from shufflekit.mechanisms.protocol import Adjacency, Mechanism
 from shufflekit.mechanisms.randomized_response import k_randomized_response, randomized_response
@@ -93,6 +97,62 @@ MECHANISMS: dict[str, MechanismSpec] = {
             "Takagi-Liew 2026, Algorithm 1",
         ),
         MechanismSpec(
+            "laplace",
+            ("eps0",),
+            (),
+            "Laplace mechanism on [0, 1], scale 1/eps0",
+            "Dwork-McSherry-Nissim-Smith 2006",
+        ),
+        MechanismSpec(
+            "piecewise",
+            ("eps0",),
+            (),
+            "piecewise mechanism on [-1, 1]",
+            "Wang et al. 2019, Algorithm 2",
+        ),
+        MechanismSpec(
+            "laplace-metric",
+            ("eps0",),
+            ("distance",),
+            "metric-LDP Laplace on the real line, pairs at distance `distance` (default 1)",
+            "Andres-Bordenabe-Chatzikokolakis-Palamidessi 2013",
+        ),
+        MechanismSpec(
+            "planar-laplace",
+            ("eps0",),
+            ("distance",),
+            "planar Laplace (geo-indistinguishability), pairs at distance `distance` (default 1)",
+            "Andres-Bordenabe-Chatzikokolakis-Palamidessi 2013",
+        ),
+        MechanismSpec(
+            "balls-into-bins",
+            ("bins", "special"),
+            (),
+            "multi-message: the value plus a random `special`-subset of the bins",
+            "Luo-Wang-Yi 2022",
+        ),
+        MechanismSpec(
+            "mixdump",
+            ("bins", "f"),
+            ("dummies",),
+            "multi-message: randomized response (flip probability f) plus uniform dummies",
+            "Li et al. 2023 (DUMP)",
+        ),
+        MechanismSpec(
+            "cheu",
+            ("f",),
+            ("d",),
+            "multi-message: one-hot vector in {0,1}^d, each bit flipped with probability f",
+            "Cheu-Smith-Ullman-Zeber-Zhilyaev 2019",
+        ),
+        MechanismSpec(
+            "balcer",
+            ("p",),
+            ("bins",),
+            "multi-message: the value plus every bin with probability p",
+            "Balcer-Cheu 2020",
+        ),
+        MechanismSpec(
             "finite",
             ("matrix",),
             (),
@@ -103,6 +163,18 @@ MECHANISMS: dict[str, MechanismSpec] = {
 }
 
 NAMES = tuple(MECHANISMS)
+
+#: builders of the continuous randomizers (keyword parameters as in their MechanismSpec)
+CONTINUOUS_BUILDERS = {
+    "laplace": lambda eps0: laplace(eps0),
+    "piecewise": lambda eps0: piecewise(eps0),
+    "laplace-metric": lambda eps0, distance=1: laplace_metric(eps0, distance),
+    "planar-laplace": lambda eps0, distance=1: planar_laplace(eps0, distance),
+    "balls-into-bins": lambda bins, special: balls_into_bins(bins, special),
+    "mixdump": lambda bins, f, dummies=1: mixdump(bins, f, dummies),
+    "cheu": lambda f, d=2: cheu(f, d),
+    "balcer": lambda p, bins=2: balcer(p, bins),
+}
 
 #: Largest alphabet of k-RR (above ``ENUMERATE_UP_TO`` it is built as its symmetry-lumped view).
 KRR_MAX_K = 100_000
@@ -170,6 +242,12 @@ def make(name: str, **params: Any) -> Mechanism:
         return GaussianLocal(p["sigma0"], p.get("d", 1))
     if name == "bmg":
         return BlanketMixedGaussian(p["gamma"], p["sigma0"], p.get("d", 1))
+    if name in CONTINUOUS_BUILDERS:
+        extra = sorted(set(p) - set(spec.required) - set(spec.optional))
+        if extra:
+            allowed = ", ".join(spec.required + spec.optional)
+            raise InvalidParameter(extra[0], p[extra[0]], f"a parameter of {name}: {allowed}")
+        return CONTINUOUS_BUILDERS[name](**p)
     return FiniteMechanism.from_matrix(p["matrix"], name="finite")
 
 

@@ -22,6 +22,14 @@ EXAMPLES = {
     "gaussian-local": dict(sigma0=2),
     "bmg": dict(gamma=0.3, sigma0=2),
     "finite": dict(matrix=[[0.7, 0.3], [0.2, 0.8]]),
+    "laplace": dict(eps0=2),
+    "piecewise": dict(eps0=2),
+    "laplace-metric": dict(eps0=2, distance=1),
+    "planar-laplace": dict(eps0=2),
+    "balls-into-bins": dict(bins=8, special=2),
+    "mixdump": dict(bins=4, f=0.5),
+    "cheu": dict(f=0.25),
+    "balcer": dict(p=0.25),
 }
 
 

@@ -338,8 +338,11 @@ def ratio_laws(mech, adjacency: str = "replace-one") -> list[RatioLaw]:
     neighbours).
     """
     from shufflekit.mechanisms.finite import check_adjacency
+    from shufflekit.numeric.kernels import continuous_laws
 
     check_adjacency(adjacency)
+    if continuous_laws.is_continuous(mech):  # the lattice engine's epsilon-free laws
+        return continuous_laws.ratio_laws_of(mech, str(adjacency))
     comps = list(getattr(mech, "components", None) or [mech])
     per_comp = []
     for comp in comps:
@@ -405,7 +408,11 @@ def numeric_eps0(mech) -> float:
     some output has probability 0 under one input and not under another.  A lumped view
     gives the full value: its representatives include a pair of each kind and its
     classes share one likelihood ratio per pair.  Joint
-    compositions add their components' values (Su-Cheng-Wang 2026, Thm 1 of Sec. 6)."""
+    compositions add their components' values (Su-Cheng-Wang 2026, Thm 1 of Sec. 6).  A
+    continuous mechanism gives its own (its eps0 rounded up)."""
+    own = getattr(mech, "numeric_eps0", None)
+    if callable(own):
+        return own()
     comps = list(getattr(mech, "components", None) or [mech])
     total = 0.0
     for comp in comps:
@@ -474,3 +481,21 @@ def is_finite_ldp(mech) -> bool | str:
     except Exception as exc:  # noqa: BLE001 - reported as the reason
         return f"could not read the mechanism's probability matrix: {exc}"
     return True if math.isfinite(e0) else "the mechanism is not eps0-LDP for a finite eps0"
+
+
+def is_continuous_ldp(mech) -> bool | str:
+    """True for a continuous mechanism of the lattice engine with a finite local eps0."""
+    from shufflekit.numeric.kernels import continuous_laws
+
+    if not continuous_laws.is_continuous(mech):
+        return "not a continuous mechanism of the lattice engine"
+    e0 = numeric_eps0(mech)
+    return True if math.isfinite(e0) else "the mechanism is not eps0-LDP for a finite eps0"
+
+
+def has_gparv_laws(mech) -> bool | str:
+    """True when :func:`ratio_laws` applies: a finite eps0-LDP mechanism (a probability matrix, a
+    joint composition) or a continuous one whose laws come from the lattice engine."""
+    if is_continuous_ldp(mech) is True:
+        return True
+    return is_finite_ldp(mech)

@@ -1,15 +1,18 @@
 r"""The affine-lognormal law and its certified lattice discretisation.
 
 :math:`L = a + b\,e^{sZ + m}`, :math:`Z \sim N(0,1)`, :math:`s > 0`, :math:`b \ne 0` of either sign
-(``b < 0`` is the law of the reversed pair of Takagi-Liew 2026, App. C: :math:`1 - e^\varepsilon R_x/R_{BG}`).
+(``b < 0`` is the law of the reversed pair of Takagi-Liew 2026, App. C:
+:math:`1 - e^\varepsilon R_x/R_{BG}`).
 
 With :math:`z(x) = (\log((x-a)/b) - m)/s` and :math:`E[e^{sZ}1\{Z\le z\}] = e^{s^2/2}\Phi(z-s)`:
 
 * :math:`b > 0`: :math:`F(x) = P(L \le x) = \Phi(z)`,
   :math:`G(x) = E[L\,1\{L\le x\}] = a\Phi(z) + b e^{m+s^2/2}\Phi(z - s)` (:math:`x > a`);
-* :math:`b < 0`: :math:`F(x) = \Phi(-z)`, :math:`G(x) = a\Phi(-z) + b e^{m+s^2/2}\Phi(s - z)` (:math:`x < a`).
+* :math:`b < 0`: :math:`F(x) = \Phi(-z)`,
+  :math:`G(x) = a\Phi(-z) + b e^{m+s^2/2}\Phi(s - z)` (:math:`x < a`).
 
-:func:`discretise` builds a law on the lattice :math:`h\mathbb Z \cap [T_{lo}, T_{hi}]`:
+:func:`~shufflekit.numeric.kernels.ratio_lattice.discretise` (the lattice engine shared by every
+continuous randomizer) builds a law on the lattice :math:`h\mathbb Z \cap [T_{lo}, T_{hi}]`:
 
 1. mass above :math:`T_{hi}` is moved down to :math:`T_{hi}`; the moved excess
    :math:`E[(L - T_{hi})_+]` is returned (it is added to :math:`\delta` by the caller: for
@@ -32,9 +35,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
-from shufflekit.numeric.kernels.directed_rounding import float_up
+from shufflekit.numeric.kernels.ratio_lattice import (  # noqa: F401 - the engine, re-exported
+    LatticeLaw,
+    discretise,
+    edge_indices,
+    truncation_points,
+)
 
 U = 2.0**-53
 
@@ -75,6 +81,27 @@ class AffineLognormal:
         )
         return math.exp(lv) if lv < 709 else math.inf
 
+    @property
+    def upward(self) -> float:
+        """+1 when ``L`` grows with ``Z`` (``b > 0``), -1 otherwise (the heavy side's direction)."""
+        return 1.0 if self.b > 0 else -1.0
+
+    def cdf_moment_arb(self, x):
+        r"""Arb balls :math:`F(x) = P(L\le x)` and :math:`G(x) = E[L\,1\{L\le x\}]` (module
+        docstring), the CDF evaluations the lattice engine splits cells with."""
+        from flint import arb
+
+        a, b, s, m = self.arb_params()
+        xf = float(arb(x).mid())
+        inside = (xf > self.a) if self.b > 0 else (xf < self.a)
+        scale = b * (m + s * s / 2).exp()
+        if not inside:  # below the support (b > 0) or above it (b < 0)
+            return (arb(0), arb(0)) if self.b > 0 else (arb(1), a + scale)
+        z = (((arb(x) - a) / b).log() - m) / s
+        if self.b > 0:
+            return phi(z), a * phi(z) + scale * phi(z - s)
+        return phi(-z), a * phi(-z) + scale * phi(s - z)
+
     def quantile_point(self, z: float) -> float:
         """The value of ``L`` at ``Z = z`` (saturating at +-inf instead of overflowing)."""
         e = self.s * z + self.m
@@ -114,7 +141,8 @@ class AffineLognormal:
         return (a - t_) * phi(z) - scale * phi(z - s)  # L > t  <=>  Z < z
 
     def shortfall_arb(self, t: float):
-        r""":math:`E[(t - L)_+]` as an Arb ball (direct formula, no cancellation against the mean)."""
+        r""":math:`E[(t - L)_+]` as an Arb ball (direct formula, no cancellation against the
+        mean)."""
         from flint import arb
 
         a, s, t_, scale, z = self.threshold_arb(t)
@@ -132,151 +160,3 @@ def phi(x):
     from flint import arb
 
     return (-x / arb(2).sqrt()).erfc() / 2
-
-
-@dataclass(frozen=True)
-class LatticeLaw:
-    """A law on ``h * (k0 + arange(len(p)))`` with its certified error terms."""
-
-    h: float
-    k0: int
-    p: np.ndarray
-    excess: float  # E[(L - T_hi)_+], upper end of its Arb ball (added to the bound)
-    l1_error: float  # ||p - exact lattice law||_1
-    shortfall: float  # E[(T_lo - L)_+] (accuracy only: the lower clamp is on the safe side)
-
-    @property
-    def k1(self) -> int:
-        return self.k0 + len(self.p) - 1
-
-
-def truncation_points(law: AffineLognormal, budget: float, h: float) -> tuple[float, float]:
-    r"""Lattice points :math:`T_{lo} < T_{hi}` with :math:`E[(L-T_{hi})_+] \le` ``budget`` and
-    :math:`E[(T_{lo}-L)_+] \le` ``budget`` (float search on the normal quantile; the excess that is
-    finally used is recomputed in Arb)."""
-
-    def excess_f(t: float) -> float:
-        return float_up(law.excess_arb(t))
-
-    def shortfall_f(t: float) -> float:
-        return float_up(law.shortfall_arb(t))
-
-    hi_z = 1.0 if law.b > 0 else -1.0
-    z = 0.0
-    t_hi = law.quantile_point(hi_z * z)
-    while z < 40 and (not math.isfinite(t_hi) or excess_f(t_hi) > budget):
-        z += 0.5
-        t_hi = law.quantile_point(hi_z * z)
-        if not math.isfinite(t_hi):
-            z -= 0.5
-            t_hi = law.quantile_point(hi_z * z)
-            break
-    z = 0.0
-    t_lo = law.quantile_point(-hi_z * z)
-    while z < 40 and shortfall_f(t_lo) > budget:
-        z += 0.5
-        t_lo = law.quantile_point(-hi_z * z)
-        if not math.isfinite(t_lo):
-            z -= 0.5
-            t_lo = law.quantile_point(-hi_z * z)
-            break
-    return math.floor(t_lo / h) * h, math.ceil(t_hi / h) * h
-
-
-def discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> LatticeLaw:
-    r"""The certified lattice law of :math:`L` on :math:`h\mathbb Z\cap[T_{lo},T_{hi}]` (see the
-    module docstring); ``t_lo`` and ``t_hi`` are rounded outward to the lattice."""
-    import flint
-
-    old = flint.ctx.prec
-    flint.ctx.prec = 106  # masses near F = 1 keep ~1e-32 absolute accuracy
-    try:
-        return _discretise(law, h, t_lo, t_hi)
-    finally:
-        flint.ctx.prec = old
-
-
-def edge_indices(k0: int, k1: int, ka: int, kb: int, run: int = 64) -> list[int]:
-    """Cell edges (lattice indices) from ``k0`` to ``k1``: every index in the bulk ``[ka, kb]``,
-    then cells whose width doubles every ``run`` cells towards either end."""
-    ka, kb = max(k0, min(ka, k1)), min(k1, max(kb, k0))
-    edges = list(range(ka, kb + 1))
-    step, count, k = 1, 0, kb
-    while k < k1:
-        k = min(k + step, k1)
-        edges.append(k)
-        count += 1
-        if count % run == 0:
-            step *= 2
-    step, count, k, left = 1, 0, ka, []
-    while k > k0:
-        k = max(k - step, k0)
-        left.append(k)
-        count += 1
-        if count % run == 0:
-            step *= 2
-    return left[::-1] + edges
-
-
-def _discretise(law: AffineLognormal, h: float, t_lo: float, t_hi: float) -> LatticeLaw:
-    from flint import arb
-
-    k0 = math.floor(t_lo / h)
-    k1 = max(math.ceil(t_hi / h), k0 + 1)
-    if law.degenerate:
-        v = law.mean()
-        kv = math.floor(v / h)
-        w = (v - kv * h) / h
-        return LatticeLaw(h, kv, np.array([1 - w, w]), 0.0, 4 * U, 0.0)
-    a, b, s, m = law.arb_params()
-    scale = b * (m + s * s / 2).exp()
-    ha = arb(h)
-    root = -1 / arb(2).sqrt()
-    phi = lambda x: (x * root).erfc() / 2  # noqa: E731 - Phi(x) = erfc(-x/sqrt2)/2
-    # unit cells where the law has its bulk (|z| <= 4.5), wider cells (still ending on lattice
-    # points, so the split is still a mean-preserving spread onto the lattice) in the tails
-    za, zb = law.quantile_point(-4.5), law.quantile_point(4.5)
-    xa, xb = min(za, zb), max(za, zb)
-    ka = math.floor(xa / h) if math.isfinite(xa) else k0
-    kb = math.ceil(xb / h) if math.isfinite(xb) else k1
-    edges = edge_indices(k0, k1, ka, kb)
-    f_edges, g_edges = [], []
-    for k in edges:
-        x = float(k * h)
-        inside = (x > law.a) if law.b > 0 else (x < law.a)
-        if not inside:
-            # below the support (b > 0) or above it (b < 0)
-            if law.b > 0:
-                f_edges.append(arb(0)), g_edges.append(arb(0))
-            else:
-                f_edges.append(arb(1)), g_edges.append(a + scale)
-            continue
-        z = (((ha * k - a) / b).log() - m) / s
-        if law.b > 0:
-            f_edges.append(phi(z)), g_edges.append(a * phi(z) + scale * phi(z - s))
-        else:
-            f_edges.append(phi(-z)), g_edges.append(a * phi(-z) + scale * phi(s - z))
-    size = k1 - k0 + 1
-    pa = {k: arb(0) for k in edges}
-    pa[edges[0]] += f_edges[0]  # below T_lo: moved up to T_lo
-    for j in range(len(edges) - 1):
-        kl, kr = edges[j], edges[j + 1]
-        width = ha * (kr - kl)
-        mass = f_edges[j + 1] - f_edges[j]
-        first = g_edges[j + 1] - g_edges[j] - ha * kl * mass
-        right = first / width
-        pa[kl] += mass - right
-        pa[kr] += right
-    pa[edges[-1]] += 1 - f_edges[-1]  # above T_hi: moved down to T_hi
-    p = np.zeros(size)
-    rad = 0.0
-    for k, v in pa.items():
-        p[k - k0] = float(v.mid())
-        rad += float(v.rad())
-    l1 = rad + U * float(np.sum(np.abs(p)))
-    p = np.maximum(p, 0.0)  # exact masses are >= 0: clipping moves closer
-    exc = law.excess_arb(k1 * h)
-    short = law.shortfall_arb(k0 * h)
-    return LatticeLaw(
-        h, k0, p, max(float_up(exc), 0.0), l1 * (1 + 1e-10), max(float_up(short), 0.0)
-    )

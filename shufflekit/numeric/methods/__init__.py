@@ -8,5 +8,6 @@ from shufflekit.numeric.methods import (
     bmg_blanket,  # noqa: F401
     gaussian,  # noqa: F401
     lower,  # noqa: F401
+    multi_message,  # noqa: F401
     shuffle_template,  # noqa: F401
 )

@@ -468,6 +468,14 @@ def finite_ldp(mech) -> bool | str:
     return is_finite_ldp(mech)
 
 
+def eps0_ldp(mech) -> bool | str:
+    """True for any mechanism with a finite local eps0 (finite, or continuous through the lattice
+    engine): what the clone bounds need (they hold for every eps0-LDP randomizer)."""
+    from shufflekit.numeric.kernels.gparv_law import is_continuous_ldp
+
+    return True if is_continuous_ldp(mech) is True else finite_ldp(mech)
+
+
 class ClosedFormAccountant(Accountant):
     r"""An accountant whose source gives :math:`\varepsilon(\delta)` in closed form.
 
@@ -546,7 +554,7 @@ class ClosedFormAccountant(Accountant):
 @register(
     "clone",
     kind=Kind.UPPER,
-    supports=finite_ldp,
+    supports=eps0_ldp,
     adjacencies=("replace-one",),
     summary="FMT 2021 Thm 3.1 closed form (hiding among the clones), any eps0-LDP randomizer",
 )
@@ -837,7 +845,7 @@ balle_method("bennett", "Bennett", bennett_delta_arb, monotone=False)
 @register(
     "clone-numeric",
     kind=Kind.UPPER,
-    supports=finite_ldp,
+    supports=eps0_ldp,
     adjacencies=("replace-one",),
     summary="exact divergence of the standard clone pair (FMT 2021 Thm 3.2; Su-Cheng-Wang 2026 Thm 3)",
 )

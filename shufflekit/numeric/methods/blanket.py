@@ -61,6 +61,7 @@ from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 from shufflekit.numeric.kernels.gparv_law import (  # noqa: F401
     RatioLaw,
+    has_gparv_laws,
     is_finite_ldp,
     law_atoms,
     law_of_pair,
@@ -349,6 +350,7 @@ class BlanketExactAccountant(Accountant):
         self.method, self.mechanism, self.n, self.adjacency = method, mech, n, adjacency
         self._inner = BlanketAccountant.of(mech, n, method=engine, adjacency=adjacency, l=l)
         self.eps_max = self._inner.eps0
+        self.pairs = getattr(mech, "pairs_note", "") or self.pairs
 
     @classmethod
     def wrapping(cls, inner: BlanketAccountant, adjacency: str = "replace-one"):
@@ -382,8 +384,8 @@ class BlanketExactAccountant(Accountant):
 @register(
     "blanket",
     kind=Kind.UPPER,
-    supports=is_finite_ldp,
-    default_for=lambda m, n: n <= MAX_EXACT_N,
+    supports=has_gparv_laws,
+    default_for=lambda m, n: n <= MAX_EXACT_N and is_finite_ldp(m) is True,
     options=("engine", "l"),
     summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) by exact binomial sums",
 )

@@ -82,7 +82,12 @@ from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.numeric.accountant import Accountant, invert_delta, register
 from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
-from shufflekit.numeric.kernels.gparv_law import is_finite_ldp, numeric_eps0, ratio_laws
+from shufflekit.numeric.kernels.gparv_law import (
+    has_gparv_laws,
+    is_continuous_ldp,
+    numeric_eps0,
+    ratio_laws,
+)
 from shufflekit.numeric.kernels.positive_part import MAX_EXACT_N
 from shufflekit.validation import check_delta, check_epsilon, check_n, check_real
 
@@ -925,6 +930,8 @@ class BlanketFFTAccountant(Accountant):
         self.max_grid = int(check_real("max_grid", max_grid, 64, 2**28))
         self.laws = tuple(ratio_laws(mech, adjacency))
         self.eps_max = numeric_eps0(mech)
+        # a continuous mechanism names the pairs its laws cover
+        self.pairs = getattr(mech, "pairs_note", "") or self.pairs
         self.evaluated: dict[float, tuple[float, float]] = {}
 
     def raw_delta(self, epsilon: float) -> tuple[float, float, list[LatticeEvaluation]]:
@@ -988,8 +995,8 @@ class BlanketFFTAccountant(Accountant):
 @register(
     "blanket-fft",
     kind=Kind.UPPER,
-    supports=is_finite_ldp,
-    default_for=lambda m, n: n > MAX_EXACT_N,
+    supports=has_gparv_laws,
+    default_for=lambda m, n: n > MAX_EXACT_N or is_continuous_ldp(m) is True,
     options=("l", "rel_loss", "max_grid"),
     summary="blanket bound of Su-Cheng-Wang 2026 (Thm 4) on a tilted lattice with relative error",
 )

@@ -210,8 +210,13 @@ def lower_profile(mech, n: int, epsilons: Sequence[float]) -> PrivacyProfile:
 
 
 def lower_supported(mech) -> bool | str:
-    from shufflekit.numeric.kernels.gparv_law import is_finite_ldp
+    from shufflekit.numeric.kernels.gparv_law import is_continuous_ldp, is_finite_ldp
 
+    if is_continuous_ldp(mech) is True:
+        return (
+            "the Theorem 5 lower bound needs exact sums over a finite output alphabet; a "
+            "continuous mechanism quantized finely enough is out of their reach"
+        )
     ok = is_finite_ldp(mech)
     if ok is not True:
         return ok
