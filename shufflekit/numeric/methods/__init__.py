@@ -9,4 +9,6 @@ from shufflekit.numeric.methods import (
     gaussian,  # noqa: F401
     lower,  # noqa: F401
     shuffle_template,  # noqa: F401
+    stronger_clone_numeric,  # noqa: F401
+    variation_ratio,  # noqa: F401
 )
