@@ -130,3 +130,23 @@ def test_stronger_clone_numeric_against_koskela_et_al():
 def test_stronger_clone_numeric_is_refused_outside_the_erratum_class():
     with pytest.raises(InvalidParameter, match="common part"):
         accountant(make("oue", k=3, eps0=1), 100, method="stronger-clone-numeric")
+
+
+def test_a_mechanism_without_a_matrix_supplies_its_cells():
+    """The per-class hook: certified cells from the mechanism itself give the same bound as the
+    matrix derivation (here: binary RR's one cell, handed over by a wrapper class)."""
+    from shufflekit.numeric.methods.variation_ratio import PairCell
+
+    rr = make("rr", eps0=1)
+    (cell,) = pair_cells(rr)
+
+    class Continuous:
+        name = "continuous"
+        params: dict = {}
+
+        def variation_ratio_cells(self, adjacency):
+            return [PairCell(cell.p, cell.beta, cell.beta_lo, cell.r, ("x0", "x1"))]
+
+    a = accountant(rr, 200, method="variation-ratio").get_delta(0.2).hi
+    b = accountant(Continuous(), 200, method="variation-ratio").get_delta(0.2).hi
+    assert a == b

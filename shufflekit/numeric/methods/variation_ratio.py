@@ -283,7 +283,18 @@ def mirrored_triples(mech) -> list[MirroredTriple]:
 
 
 # ===================================================================== registration
+def _cells_hook(mech):
+    """A mechanism class without a probability matrix (a continuous randomizer) supplies its
+    certified cells itself: ``variation_ratio_cells(adjacency) -> list[PairCell]`` covering every
+    neighbouring pair (``p`` an upper bound on the pair's ratio, ``beta`` on its total
+    variation, ``r`` a lower bound on the other users' coverage)."""
+    hook = getattr(mech, "variation_ratio_cells", None)
+    return hook if callable(hook) else None
+
+
 def variation_ratio_supported(mech) -> bool | str:
+    if _cells_hook(mech) is not None:
+        return True
     return finite_ldp(mech)
 
 
@@ -298,7 +309,12 @@ def _variation_ratio(mech, n, *, adjacency="replace-one", **options):
     r"""Wang et al. 2024, Lemmas 4.4-4.5 and Thm 4.8 with the erratum of the module docstring:
     :math:`\max_{pairs}(1+p)\alpha\,D_{e^\varepsilon}(P^C_p\|Q^C_p)`, certified
     (:func:`shufflekit.numeric.kernels.mirrored_pair.mirrored_divergence`)."""
-    cells = pair_cells(mech, adjacency)
+    hook = _cells_hook(mech)
+    cells = hook(adjacency) if hook is not None else pair_cells(mech, adjacency)
+    eps_max = None
+    if hook is not None:  # every pair's ratio is at most max p: delta = 0 beyond its log
+        with ctx.workprec(PREC):
+            eps_max = float_up(arb(max(c.p for c in cells)).log())
 
     def fn(epsilon):
         epsilon = check_epsilon(epsilon)
@@ -317,6 +333,7 @@ def _variation_ratio(mech, n, *, adjacency="replace-one", **options):
         method="variation-ratio",
         kind=Kind.UPPER,
         fn=fn,
+        eps_max=eps_max,
         certificate="Wang et al. 2024 variation-ratio reduction with the differing user's "
         "left-over visible (erratum of Lemma 4.5), every pair; Arb anchors and "
         "float sums with proven error bounds",
