@@ -36,8 +36,12 @@ sides is the report of one known user, so the shuffled reports are a function of
 
 the divergence of the stronger-clone pair (the differing user reports ``0`` with probability
 :math:`p/(p+1)`) among :math:`\mathrm{Bin}(n-1, 2r)` clones.  It equals the published value when
-:math:`\lambda = 0` (binary randomized response; the "general mechanism" parameters), and is the
-stronger clone itself at :math:`\alpha = r = 1/(p+1)`.
+:math:`\lambda = 0` (binary randomized response), and is the stronger clone itself at
+:math:`\alpha = r = 1/(p+1)`.  The published "general mechanism" row
+(:math:`\beta = (p-1)/(p+1)` for every :math:`\varepsilon_0`-LDP randomizer) rests on the bound
+growing with :math:`\beta` (Lemma 4.6, by thinning both counts), which holds for the merged view
+but not for the visible one: it is the stronger clone, which the Feldman-McMillan-Talwar 2023
+erratum keeps only inside its class (``stronger-clone-numeric``).
 
 **Per pair, from the mechanism.**  The bound of one pair grows with :math:`\beta` at fixed
 :math:`r`, but :math:`r = \alpha p/q` itself grows with :math:`\beta`, so the largest
