@@ -108,6 +108,7 @@ def test_ten_ary_randomized_response_at_ten_thousand_users():
     assert lo_m <= MERGED_1E4 and MERGED_1E4 - lo_m < 1e-12 * MERGED_1E4
 
 
+@pytest.mark.slow  # 5 s each: the cut-short sums iterate one term at a time
 @pytest.mark.parametrize(
     "patch",
     [

@@ -31,7 +31,9 @@ STRUCTURED = [
 # the enumeration grows with the output alphabet (BLH's 16 outputs take 30 s at n = 2, so BLH
 # is checked through its parameters only); HR at n = 2 only
 CASES = [(name, params, 2) for name, params in STRUCTURED] + [
-    (name, params, 5) for name, params in STRUCTURED if name in ("rr", "krr", "rappor", "oue")
+    pytest.param(name, params, 5, marks=pytest.mark.slow)
+    for name, params in STRUCTURED
+    if name in ("rr", "krr", "rappor", "oue")
 ]
 
 
