@@ -131,7 +131,7 @@ def finite_parameters(mech) -> VariationRatioParameters:
     ratio = sp.oo if e0 == sp.oo else _tidy(sp.exp(e0))
     # every ordered pair of inputs is both a candidate differing pair and a candidate (x, z), so
     # both ratio bounds are the largest ratio of the matrix, e^eps0 (FiniteMechanism.eps0)
-    return VariationRatioParameters(p=ratio, beta=best, q=ratio, pair=arg)
+    return VariationRatioParameters(p=ratio, beta=best, q=ratio, pair=arg or ())
 
 
 def variation_ratio_parameters(mech) -> VariationRatioParameters:

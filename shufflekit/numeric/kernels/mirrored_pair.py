@@ -314,9 +314,9 @@ def mirrored_divergence(
         done: dict[int, arb] = {}  # c -> an upper bound on its inner sum times its anchor
         work = [0]
 
-        def run(cs: range) -> arb:
+        def run(span: range) -> arb:
             part = arb(0)
-            cs = list(cs)
+            cs = list(span)
             if len(done) + len(cs) > MAX_WINDOW:
                 raise CannotCertify(
                     f"the clone sum at n={n} needs more than {MAX_WINDOW} values of the clone "
