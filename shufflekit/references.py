@@ -55,6 +55,14 @@ PAPERS: dict[str, Reference] = {
             venue="IEEE S&P 2026",
         ),
         Reference(
+            "004",
+            "Wang et al. 2024",
+            "Privacy Amplification via Shuffling: Unified, Simplified, and Tightened",
+            "Wang, Peng, Li, Wen, Li, Yu, Wang and Yang",
+            arxiv="2304.05007",
+            venue="VLDB 2024",
+        ),
+        Reference(
             "003",
             "the Shvets summary",
             "Universal Shuffle Asymptotics: Sharp Privacy Analysis in the Gaussian Regime",

@@ -10,4 +10,6 @@ from shufflekit.numeric.methods import (
     lower,  # noqa: F401
     multi_message,  # noqa: F401
     shuffle_template,  # noqa: F401
+    stronger_clone_numeric,  # noqa: F401
+    variation_ratio,  # noqa: F401
 )

@@ -40,6 +40,9 @@ FINITE_METHODS = (
     "hoeffding",
     "bennett",
     "chernoff",
+    "variation-ratio",
+    "variation-ratio-lower",
+    "stronger-clone-numeric",
 )
 
 
