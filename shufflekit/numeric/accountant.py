@@ -183,9 +183,7 @@ def _guarded(fn: Callable, name: str) -> Callable:
     plain = "epsilon" if name == "get_delta" else "delta"
 
     @functools.wraps(fn)
-    def wrapper(
-        self: Accountant, target: float | None = None, *args: Any, **kwargs: Any
-    ) -> Bound:
+    def wrapper(self: Accountant, target: float | None = None, *args: Any, **kwargs: Any) -> Bound:
         # dp_accounting's keyword names (target_epsilon / target_delta) and the plain ones
         for key in (keyword, plain):
             if key in kwargs:
@@ -584,7 +582,7 @@ def accountant(
     if why is not None:
         ok = ", ".join(m.name for m in methods(mechanism)) or "none"
         raise UnsupportedMethod(name, f"for this mechanism: {ok}", why)
-    adj = adjacency or info.adjacencies[0]
+    adj = str(adjacency) if adjacency is not None else info.adjacencies[0]  # an Adjacency too
     if adj not in info.adjacencies:
         raise InvalidParameter(
             "adjacency", adj, "one of " + ", ".join(info.adjacencies), f"for method {name}"

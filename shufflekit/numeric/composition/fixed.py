@@ -66,8 +66,9 @@ from shufflekit.numeric.composition.dominating_pair import (
     DEFAULT_TAIL,
     UNIT,
     PrivacyLossPmf,
+    cached_dominating_pair,
     check_grid,
-    dominating_pair,
+    mechanism_key,
 )
 from shufflekit.numeric.kernels import radix2_fft as fft
 from shufflekit.numeric.kernels.caller_state import keeps_caller_state
@@ -416,8 +417,9 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
     if not isinstance(item, Round):
         raise InvalidParameter("schedule", item, "a list of Round s or of mappings")
     n, rounds = check("n", item.n), check("rounds", item.rounds)
-    if item.adjacency is not None:
-        DOMAINS["adjacency"].check("adjacency", item.adjacency)
+    adjacency = item.adjacency
+    if adjacency is not None:  # an Adjacency or its string, kept as the string
+        adjacency = str(DOMAINS["adjacency"].check("adjacency", adjacency))
     if item.method is not None and (not isinstance(item.method, str) or not item.method):
         raise InvalidParameter("method", item.method, "a registered method name")
     mech = item.mechanism
@@ -433,7 +435,20 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
             mech = _central_gaussian(mech, n)
     else:
         check_accountant_inputs(mech, n)
-    return Round(mech, n, rounds, item.method, item.adjacency, dict(item.options))
+    return Round(mech, n, rounds, item.method, adjacency, dict(item.options))
+
+
+def round_key(r: Round, acc: Accountant) -> tuple:
+    """A hashable description of one round's accountant (what its dominating pair depends on
+    besides the grid and the tail): mechanism, n, method, relation and options."""
+    return (
+        "round",
+        mechanism_key(r.mechanism),
+        r.n,
+        acc.method,
+        acc.adjacency,
+        tuple(sorted((str(k), repr(v)) for k, v in dict(r.options).items())),
+    )
 
 
 def round_accountant(r: Round) -> Accountant:
@@ -505,8 +520,8 @@ def composed_accountant(
     accs = [round_accountant(r) for r in sched]
     adj = one_adjacency([a.adjacency for a in accs])  # and the methods' defaults
     parts, total = [], 0
-    for r, acc in zip(sched, accs):
-        dp = dominating_pair(acc, grid=grid, tail=tail)
+    for r, acc in zip(sched, accs, strict=True):
+        dp = cached_dominating_pair(acc, grid=grid, tail=tail, key=round_key(r, acc))
         parts.append((dp.pmf, r.rounds))
         total += r.rounds
     pmf = compose_pmfs(parts)
