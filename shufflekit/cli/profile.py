@@ -14,6 +14,7 @@ import math
 from shufflekit.cli.arguments import (
     MECHANISM_OPTIONS,
     add_mechanism_arguments,
+    add_sampling_argument,
     add_sigma_arguments,
     build_mechanism,
     central_gaussian_sigma,
@@ -65,6 +66,7 @@ def add_arguments(pr: argparse.ArgumentParser) -> None:
         "that a heavy GPARV atom lies on the lattice and the rounding loss is "
         "about 5%%)",
     )
+    add_sampling_argument(pr)
     add_sigma_arguments(pr)
     add_output_arguments(pr, ("table", "json", "csv"))
 
@@ -124,7 +126,14 @@ def registry_profile(args: argparse.Namespace) -> dict:
             "a mechanism some registered method supports (see `shufflekit list methods`)",
             reasons or None,
         )
-    acc = accountant(mech, args.n, method=args.method, adjacency=args.adjacency, **options)
+    acc = accountant(
+        mech,
+        args.n,
+        method=args.method,
+        adjacency=args.adjacency,
+        sampling_rate=args.sampling_rate,
+        **options,
+    )
     payload = acc.profile(epsilons=args.epsilon, deltas=args.delta).as_dict()
     if notes:
         payload["notes"] = notes
@@ -144,6 +153,13 @@ def central_gaussian(args: argparse.Namespace) -> dict:
         notes.append("--adjacency does not apply: GM(sigma) has one sensitivity (1/n)")
     if args.grid is not None:
         notes.append("--grid does not apply to central-gaussian; ignored")
+    if args.sampling_rate is not None:
+        raise InvalidParameter(
+            "sampling-rate",
+            args.sampling_rate,
+            "none for central-gaussian",
+            "subsampling applies to a shuffled finite mechanism",
+        )
     sigma = central_gaussian_sigma(args.sigma, args.noise_multiplier, args.n)
     method = args.method or "exact"
     if method not in ("exact", "gdp"):

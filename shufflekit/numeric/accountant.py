@@ -559,12 +559,22 @@ def default_method(mechanism: Any, n: int = 1) -> str:
 
 @keeps_caller_state
 def accountant(
-    mechanism: Any, n: int, method: str | None = None, adjacency: str | None = None, **options: Any
+    mechanism: Any,
+    n: int,
+    method: str | None = None,
+    adjacency: str | None = None,
+    *,
+    sampling_rate: Any = None,
+    **options: Any,
 ) -> Accountant:
     """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``.
 
     ``adjacency`` defaults to the first relation the method supports (``replace-one`` for the
-    finite methods).  Raises :class:`~shufflekit.errors.InvalidParameter` (a ``ValueError``)
+    finite methods; an :class:`~shufflekit.Adjacency` or its string).  ``sampling_rate`` ``q``
+    (in (0, 1]): each of the ``n`` users takes part with probability ``q`` and the participants
+    are shuffled (Poisson subsampling; the accountant is that of the randomizer that reports
+    nothing with probability 1 - q, :mod:`shufflekit.mechanisms.subsampled`; replace-one).
+    Raises :class:`~shufflekit.errors.InvalidParameter` (a ``ValueError``)
     when the method, relation or parameters do not apply, naming what would.
 
     >>> import shufflekit as sk
@@ -574,8 +584,13 @@ def accountant(
     >>> b = acc.get_epsilon(1e-6)
     >>> print(b.kind.value, f"{b.hi:.4f}")
     upper 0.3805
+    >>> sub = sk.accountant(sk.make("krr", k=10, eps0=4), n=10_000, sampling_rate=0.1)
+    >>> float(sub.get_epsilon(1e-6)) < float(b)      # each user takes part w.p. 0.1
+    True
     """
     n = check_accountant_inputs(mechanism, n)  # the documented domain (validation.DOMAINS)
+    if sampling_rate is not None:
+        mechanism = subsampled_mechanism(mechanism, sampling_rate, adjacency)
     name = method or default_method(mechanism, n)
     info = method_info(name)
     why = info.check(mechanism)
@@ -589,6 +604,24 @@ def accountant(
         )
     check_options(name, options)
     return info.factory(mechanism, n, adjacency=adj, **options)
+
+
+def subsampled_mechanism(mechanism: Any, sampling_rate: Any, adjacency: Any = None) -> Any:
+    """``mechanism`` subsampled at ``sampling_rate`` before the shuffle
+    (:func:`shufflekit.mechanisms.subsampled.subsampled`), checked against
+    ``DOMAINS["sampling_rate"]``; the relation must be replace-one."""
+    from shufflekit.mechanisms.subsampled import subsampled
+    from shufflekit.validation import check
+
+    q = check("sampling_rate", sampling_rate)
+    if adjacency is not None and str(adjacency) != "replace-one":
+        raise InvalidParameter(
+            "adjacency",
+            str(adjacency),
+            "replace-one with a sampling rate",
+            "the null input of zero-out is not a subsampled user",
+        )
+    return subsampled(mechanism, q)
 
 
 def check_options(method: str | None, options: Any) -> None:

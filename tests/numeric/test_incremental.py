@@ -299,3 +299,12 @@ def test_dominating_pairs_are_cached_across_calls():
     assert calls == ["blanket", "blanket"]  # n = 60 once, n = 61 once
     for pair in D._CACHE.values():  # shared by every later composition: read-only
         assert not pair.pmf.probs.flags.writeable
+
+
+def test_a_subsampled_round_is_replace_one_only():
+    r = sk.Round(RR, 100, sampling_rate=0.5)
+    acc = ShuffleAccountant(grid=G).compose(r)
+    full = ShuffleAccountant(grid=G).compose(sk.Round(RR, 100))
+    assert acc.get_delta(0.3).hi < full.get_delta(0.3).hi
+    with pytest.raises(InvalidParameter, match="replace-one"):
+        ShuffleAccountant("zero-out", grid=G).compose(r)

@@ -540,17 +540,20 @@ def cached_dominating_pair(
     grid: float = DEFAULT_GRID,
     tail: float = DEFAULT_TAIL,
     key: Any = None,
+    build: Callable[..., DominatingPair] | None = None,
 ) -> DominatingPair:
-    """:func:`dominating_pair` of ``acc``, kept for later calls under ``key`` (a hashable
-    description of everything the pair depends on besides ``grid`` and ``tail``; ``None``:
-    :func:`accountant_key` of ``acc``, or no caching when that is ``None``)."""
+    """:func:`dominating_pair` of ``acc`` (or ``build``, called the same way), kept for later
+    calls under ``key`` (a hashable description of everything the pair depends on besides
+    ``grid`` and ``tail``; ``None``: :func:`accountant_key` of ``acc``, or no caching when that
+    is ``None``)."""
+    build = dominating_pair if build is None else build
     key = accountant_key(acc) if key is None else key
     if key is None:
-        return dominating_pair(acc, grid=grid, tail=tail)
+        return build(acc, grid=grid, tail=tail)
     full = (key, check_grid(grid), float(tail))
     hit = _CACHE.pop(full, None)
     if hit is None:
-        hit = dominating_pair(acc, grid=grid, tail=tail)
+        hit = build(acc, grid=grid, tail=tail)
         hit.pmf.probs.flags.writeable = False  # shared by every later composition
     _CACHE[full] = hit  # most recent last
     while len(_CACHE) > CACHE_SIZE:

@@ -59,6 +59,7 @@ from shufflekit.numeric.accountant import (
     PrivacyProfile,
     accountant,
     describe,
+    subsampled_mechanism,
 )
 from shufflekit.numeric.bound import Bound, Kind, round_up
 from shufflekit.numeric.composition.dominating_pair import (
@@ -68,6 +69,7 @@ from shufflekit.numeric.composition.dominating_pair import (
     PrivacyLossPmf,
     cached_dominating_pair,
     check_grid,
+    dominating_pair,
     mechanism_key,
 )
 from shufflekit.numeric.kernels import radix2_fft as fft
@@ -283,7 +285,9 @@ class ComposedAccountant(Accountant):
 
 @dataclass(frozen=True)
 class Round:
-    """One kind of round in a schedule: ``rounds`` repetitions of a shuffled mechanism."""
+    """One kind of round in a schedule: ``rounds`` repetitions of a shuffled mechanism
+    (``n`` users; with ``sampling_rate`` q each takes part with probability q, the participants
+    are shuffled: :mod:`shufflekit.mechanisms.subsampled`)."""
 
     mechanism: Any
     n: int
@@ -291,12 +295,22 @@ class Round:
     method: str | None = None
     adjacency: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    sampling_rate: Any = None
 
 
 #: keys of a schedule round given as a mapping: the fields of :class:`Round` ...
-ROUND_FIELDS = ("mechanism", "n", "rounds", "method", "adjacency", "options")
+ROUND_FIELDS = ("mechanism", "n", "rounds", "method", "adjacency", "options", "sampling_rate")
 #: ... or, as in the command line's ``--schedule``, a mechanism name and its parameters
-ROUND_KEYS = ("name", "n", "rounds", "method", "adjacency", "sigma", "noise_multiplier")
+ROUND_KEYS = (
+    "name",
+    "n",
+    "rounds",
+    "method",
+    "adjacency",
+    "sigma",
+    "noise_multiplier",
+    "sampling_rate",
+)
 ROUND_PARAMETERS = ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix", "hash_family")
 #: the parameters of the central Gaussian mechanism GM(sigma), given as a mapping
 CENTRAL_GAUSSIAN_KEYS = ("name", "sigma", "noise_multiplier")
@@ -331,6 +345,8 @@ def _round_value(key: str, value: Any) -> Any:
         return check_matrix(value, where)
     if key == "adjacency" and not isinstance(value, str):
         raise InvalidParameter(where, value, DOMAINS[key].allowed)
+    if key == "sampling_rate" and value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise InvalidParameter(where, value, DOMAINS[key].allowed, "a number or a string")
     return DOMAINS[key].check(where, value)
@@ -378,7 +394,14 @@ def _named_round(item: Mapping[str, Any]) -> Round:
                     f"{key} does not apply to {name}",
                 )
         mech = make(name, **{k: v[k] for k in ROUND_PARAMETERS if k in v})
-    return Round(mech, v["n"], v.get("rounds", 1), v.get("method"), v.get("adjacency"))
+    return Round(
+        mech,
+        v["n"],
+        v.get("rounds", 1),
+        v.get("method"),
+        v.get("adjacency"),
+        sampling_rate=v.get("sampling_rate"),
+    )
 
 
 def _central_gaussian(mech: Mapping[str, Any], n: int) -> dict:
@@ -423,6 +446,13 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
     if item.method is not None and (not isinstance(item.method, str) or not item.method):
         raise InvalidParameter("method", item.method, "a registered method name")
     mech = item.mechanism
+    if item.sampling_rate is not None and is_central_gaussian(mech):
+        raise InvalidParameter(
+            "sampling_rate",
+            item.sampling_rate,
+            "none for central-gaussian",
+            "subsampling applies to a shuffled finite mechanism",
+        )
     if is_central_gaussian(mech):
         if item.adjacency is not None:
             raise InvalidParameter(
@@ -435,6 +465,8 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
             mech = _central_gaussian(mech, n)
     else:
         check_accountant_inputs(mech, n)
+        if item.sampling_rate is not None:  # the round of the subsampled randomizer
+            mech = subsampled_mechanism(mech, item.sampling_rate, adjacency)
     return Round(mech, n, rounds, item.method, adjacency, dict(item.options))
 
 
@@ -501,11 +533,13 @@ def composed_accountant(
     schedule: Sequence[Round] | None = None,
     grid: float = DEFAULT_GRID,
     tail: float = DEFAULT_TAIL,
+    sampling_rate: Any = None,
     **options: Any,
 ) -> ComposedAccountant:
     r"""Upper accountant of the composition: ``rounds`` rounds of ``mechanism`` (``n`` users,
     ``method``), or the heterogeneous ``schedule`` of :class:`Round` s (or mappings, see
-    :func:`round_of`), all of one adjacency.
+    :func:`round_of`), all of one adjacency; ``sampling_rate`` subsamples every round of
+    ``mechanism`` (a schedule gives it per round).
 
     Every input is checked against its documented range before any work, the loss ``grid``
     too: at least :data:`~shufflekit.validation.MIN_GRID`, so that one round's loss law fits
@@ -513,7 +547,7 @@ def composed_accountant(
     from shufflekit.validation import check
 
     t0 = time.perf_counter()
-    sched = _schedule(mechanism, n, rounds, method, adjacency, schedule, options)
+    sched = _schedule(mechanism, n, rounds, method, adjacency, schedule, options, sampling_rate)
     grid = check_grid(check("grid", grid))
     tail = check("tail", tail)
     one_adjacency([r.adjacency for r in sched])  # the given ones, before any work
@@ -521,7 +555,9 @@ def composed_accountant(
     adj = one_adjacency([a.adjacency for a in accs])  # and the methods' defaults
     parts, total = [], 0
     for r, acc in zip(sched, accs, strict=True):
-        dp = cached_dominating_pair(acc, grid=grid, tail=tail, key=round_key(r, acc))
+        dp = cached_dominating_pair(
+            acc, grid=grid, tail=tail, key=round_key(r, acc), build=dominating_pair
+        )
         parts.append((dp.pmf, r.rounds))
         total += r.rounds
     pmf = compose_pmfs(parts)
@@ -642,6 +678,7 @@ def compose(
     deltas: Sequence[float] | None = None,
     grid: float = DEFAULT_GRID,
     tail: float = DEFAULT_TAIL,
+    sampling_rate: Any = None,
     **options: Any,
 ) -> PrivacyProfile:
     r"""Certified upper bounds on :math:`\delta(\varepsilon)` / :math:`\varepsilon(\delta)` of
@@ -670,14 +707,21 @@ def compose(
         schedule=schedule,
         grid=grid,
         tail=tail,
+        sampling_rate=sampling_rate,
         **options,
     )
     return acc.profile(epsilons=epsilons, deltas=deltas)
 
 
-def _schedule(mechanism, n, rounds, method, adjacency, schedule, options) -> list[Round]:
+def _schedule(
+    mechanism, n, rounds, method, adjacency, schedule, options, sampling_rate=None
+) -> list[Round]:
     """The rounds to compose, each checked by :func:`round_of`."""
     if schedule is not None:
+        if sampling_rate is not None:
+            raise InvalidParameter(
+                "sampling_rate", sampling_rate, "none with a schedule (give it per round)"
+            )
         if (
             isinstance(schedule, (str, bytes, Mapping))
             or not isinstance(schedule, Sequence)
@@ -691,7 +735,7 @@ def _schedule(mechanism, n, rounds, method, adjacency, schedule, options) -> lis
         return [round_of(r) for r in schedule]
     if mechanism is None or n is None:
         raise InvalidParameter("mechanism/n", (mechanism, n), "a mechanism and n, or a schedule")
-    return [round_of(Round(mechanism, n, rounds, method, adjacency, dict(options)))]
+    return [round_of(Round(mechanism, n, rounds, method, adjacency, dict(options), sampling_rate))]
 
 
 # ============================================== central Gaussian given by its description

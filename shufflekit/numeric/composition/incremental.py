@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shufflekit.errors import InvalidParameter
+from shufflekit.mechanisms.subsampled import NO_REPORT
 from shufflekit.numeric.accountant import Accountant, describe
 from shufflekit.numeric.bound import Bound, Kind
 from shufflekit.numeric.composition.dominating_pair import (
@@ -291,6 +292,13 @@ class ShuffleAccountant(Accountant):
         if isinstance(event, (Round, Mapping)):
             r = round_of(event)
             adj = r.adjacency
+            if NO_REPORT in getattr(r.mechanism, "outputs", ()) and self.adjacency != "replace-one":
+                raise InvalidParameter(
+                    "adjacency",
+                    self.adjacency,
+                    "replace-one for a subsampled round",
+                    "the null input of zero-out is not a subsampled user",
+                )
             if adj is not None and adj != self.adjacency:
                 raise InvalidParameter(
                     "adjacency",
