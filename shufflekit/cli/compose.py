@@ -117,22 +117,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_output_arguments(p, ("table", "json", "csv"))
 
 
-def schedule_text(text: str) -> str:
-    """The JSON of ``--schedule``: the text itself, or the contents of the file it names."""
+def schedule_text(text: str, option: str = "schedule") -> str:
+    """The JSON of ``--schedule`` (or ``--population``): the text itself, or the contents of
+    the file it names."""
     if text.lstrip().startswith(("[", "{")) or not text.strip():
         return text
-    allowed = "a JSON list of rounds, or a readable file holding one"
+    allowed = "a JSON list, or a readable file holding one"
     if not os.path.isfile(text):
-        raise InvalidParameter("schedule", text, allowed, "not JSON, and no such file")
+        raise InvalidParameter(option, text, allowed, "not JSON, and no such file")
     if os.path.getsize(text) > MAX_SCHEDULE_BYTES:
         raise InvalidParameter(
-            "schedule", text, allowed, f"a file larger than {MAX_SCHEDULE_BYTES} bytes"
+            option, text, allowed, f"a file larger than {MAX_SCHEDULE_BYTES} bytes"
         )
     try:
         with open(text, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidParameter("schedule", text, allowed, str(exc)) from None
+        raise InvalidParameter(option, text, allowed, str(exc)) from None
 
 
 def schedule_rounds(text: str):

@@ -261,6 +261,22 @@ def describe(mechanism: Any) -> dict:
     return out
 
 
+def mechanism_key(mech: Any) -> Any:
+    """A hashable description of a mechanism that determines it: the class, its repr, and the
+    matrix, multiplicities, blanket and lumping of a finite mechanism."""
+    if isinstance(mech, dict):
+        return ("mapping", tuple(sorted((str(k), repr(v)) for k, v in mech.items())))
+    return (
+        type(mech).__module__,
+        type(mech).__qualname__,
+        repr(mech),
+        *(
+            repr(getattr(mech, a, None))
+            for a in ("probs", "multiplicity", "blanket_floor", "lumping")
+        ),
+    )
+
+
 # ===================================================================== the profile
 @dataclass(frozen=True)
 class PrivacyProfile:
@@ -560,14 +576,17 @@ def default_method(mechanism: Any, n: int = 1) -> str:
 @keeps_caller_state
 def accountant(
     mechanism: Any,
-    n: int,
+    n: int | None = None,
     method: str | None = None,
     adjacency: str | None = None,
     *,
     sampling_rate: Any = None,
     **options: Any,
 ) -> Accountant:
-    """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``.
+    """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``, or of a
+    population ``[(mechanism_a, n_a), (mechanism_b, n_b), ...]`` (users holding different
+    randomizers or privacy levels, shuffled together; ``n`` left out:
+    :mod:`shufflekit.numeric.methods.population`).
 
     ``adjacency`` defaults to the first relation the method supports (``replace-one`` for the
     finite methods; an :class:`~shufflekit.Adjacency` or its string).  ``sampling_rate`` ``q``
@@ -587,7 +606,23 @@ def accountant(
     >>> sub = sk.accountant(sk.make("krr", k=10, eps0=4), n=10_000, sampling_rate=0.1)
     >>> float(sub.get_epsilon(1e-6)) < float(b)      # each user takes part w.p. 0.1
     True
+    >>> mixed = sk.accountant([(sk.make("rr", eps0=1), 500), (sk.make("rr", eps0=2), 500)])
+    >>> lo, hi = (sk.accountant(sk.make("rr", eps0=e), 1000).get_delta(0.5).hi for e in (1, 2))
+    >>> lo <= mixed.get_delta(0.5).hi <= hi          # between the groups' results
+    True
     """
+    from shufflekit.numeric.methods.population import is_population, population_accountant
+
+    if is_population(mechanism):  # [(mechanism, n), ...]: users holding different randomizers
+        if n is not None:
+            raise InvalidParameter(
+                "n", n, "none with a population (each group gives its own n)"
+            )
+        return population_accountant(
+            mechanism, method=method, adjacency=adjacency, sampling_rate=sampling_rate, **options
+        )
+    if n is None:
+        raise InvalidParameter("n", None, "a number of users, integer in [1, 1e9]")
     n = check_accountant_inputs(mechanism, n)  # the documented domain (validation.DOMAINS)
     if sampling_rate is not None:
         mechanism = subsampled_mechanism(mechanism, sampling_rate, adjacency)

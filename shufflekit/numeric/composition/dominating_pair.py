@@ -74,7 +74,7 @@ import numpy as np
 from flint import arb, ctx
 
 from shufflekit.errors import CannotCertify, InvalidParameter
-from shufflekit.numeric.accountant import Accountant
+from shufflekit.numeric.accountant import Accountant, mechanism_key
 from shufflekit.numeric.bound import Kind, round_up
 from shufflekit.numeric.kernels.directed_rounding import float_down, float_up
 from shufflekit.validation import check_real
@@ -564,22 +564,6 @@ def cached_dominating_pair(
 def clear_cache() -> None:
     """Forget every cached dominating pair."""
     _CACHE.clear()
-
-
-def mechanism_key(mech: Any) -> Any:
-    """A hashable description of a mechanism that determines it: the class, its repr, and the
-    matrix, multiplicities, blanket and lumping of a finite mechanism."""
-    if isinstance(mech, dict):
-        return ("mapping", tuple(sorted((str(k), repr(v)) for k, v in mech.items())))
-    return (
-        type(mech).__module__,
-        type(mech).__qualname__,
-        repr(mech),
-        *(
-            repr(getattr(mech, a, None))
-            for a in ("probs", "multiplicity", "blanket_floor", "lumping")
-        ),
-    )
 
 
 def accountant_key(acc: Accountant) -> Any:

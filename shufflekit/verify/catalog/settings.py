@@ -8,6 +8,9 @@ the implementation with the definition enumerated exactly at small ``n``.
 * ``002.subsampling.null-report``: Poisson subsampling before the shuffle is the shuffle of the
   randomizer :math:`R^q = (1-q)\delta_\varnothing + qR` (:mod:`shufflekit.mechanisms.subsampled`),
   whose blanket mass is :math:`1 - q + q\gamma` (Su-Cheng-Wang 2026, Thm 4 then applies).
+* ``002.heterogeneous.blanket``: users holding different randomizers; the blanket decomposition
+  with heterogeneous blankets (:mod:`shufflekit.numeric.methods.population`) bounds the
+  definition, and for one group reduces to Su-Cheng-Wang 2026, Thm 4.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ SUBSAMPLING_CASES = (
     section="Subsampling before the shuffle",
     kind="refinement",
 )
-def check_subsampling_null_report(ctx: CheckContext):
+def check_002_subsampling_null_report(ctx: CheckContext):
     import shufflekit as sk
     from shufflekit.mechanisms.subsampled import subsampled
     from shufflekit.numeric.kernels import brute_force as BF
@@ -76,4 +79,79 @@ def check_subsampling_null_report(ctx: CheckContext):
     return confirmed(
         "gamma_q = 1 - q + q*gamma derived from the matrix; definition = shuffled R^q "
         "and below the certified blanket bound: " + "; ".join(rows)
+    )
+
+
+#: populations (rows, users) the heterogeneous claim enumerates exactly
+POPULATION = (
+    (("2/3", "1/6", "1/6"), ("1/6", "2/3", "1/6"), ("1/6", "1/6", "2/3")),
+    (("1/2", "1/3", "1/6"), ("1/5", "3/5", "1/5")),
+)
+
+
+@claim(
+    id="002.heterogeneous.blanket",
+    paper="002",
+    source="Thm 4 for users holding different randomizers (refinement; proved in "
+    "numeric.methods.population)",
+    statement=r"\delta(\varepsilon) \le \mathbb{E}[h_M(\varepsilon)],\ M = \sum_j "
+    r"\mathrm{Bernoulli}(\gamma_{h(j)|g});\ \text{one group: } \tfrac1n"
+    r"\mathbb{E}[(\textstyle\sum_{i\le n} G_i)_+]",
+    section="Heterogeneous populations",
+    kind="refinement",
+)
+def check_002_heterogeneous_blanket(ctx: CheckContext):
+    import itertools
+
+    import numpy as np
+
+    import shufflekit as sk
+    from shufflekit.numeric.kernels import brute_force as BF
+
+    # 1. one group: E over M ~ Bin(n-1, gamma) of h_M is the homogeneous expectation, from
+    # the binomial identity, derived by sympy
+    n, m, g = sp.symbols("n m gamma", positive=True)
+    lhs = sp.binomial(n - 1, m) * g ** (m + 1) * (1 - g) ** (n - 1 - m) / (m + 1)
+    rhs = printed(sp.binomial(n, m + 1) * g ** (m + 1) * (1 - g) ** (n - m - 1) / n, "identity")
+    if sp.simplify(sp.combsimp(lhs / rhs)) != 1:
+        return refuted(f"the binomial identity fails: {sp.simplify(lhs / rhs)}")
+    # 2. the bound against the definition: every changed user, pair and dataset of the others
+    direction = printed(True, "direction: the bound is above the definition")
+    groups = [(POPULATION[0], 1), (POPULATION[1], 2)]
+    mechs = [
+        sk.make("finite", matrix=[[sp.Rational(x) for x in r] for r in rows]) for rows, _ in groups
+    ]
+    users = [
+        (np.array([[float(Fraction(x)) for x in r] for r in rows]))
+        for rows, k in groups
+        for _ in range(k)
+    ]
+    rows_out = []
+    for adjacency in ("replace-one",) if ctx.quick else ("replace-one", "zero-out"):
+        acc = sk.accountant(
+            [(m_, k) for m_, (_, k) in zip(mechs, groups, strict=True)], adjacency=adjacency
+        )
+        for eps in (0.0, 0.4):
+            ref = 0.0
+            for i, own in enumerate(users):
+                others = [u for j, u in enumerate(users) if j != i]
+                null = own.min(axis=0) / own.min(axis=0).sum()
+                if adjacency == "replace-one":
+                    pairs = [
+                        (own[a], own[b]) for a in range(len(own)) for b in range(len(own)) if a != b
+                    ]
+                else:
+                    pairs = [(own[a], null) for a in range(len(own))]
+                    pairs += [(null, own[a]) for a in range(len(own))]
+                for data in itertools.product(*(range(len(u)) for u in others)):
+                    rest = [u[x] for u, x in zip(others, data, strict=True)]
+                    for a, b in pairs:
+                        ref = max(ref, BF.rows_delta([a, *rest], [b, *rest], eps).hi)
+            up = acc.get_delta(eps).hi
+            if (up >= ref) != direction:
+                return refuted(f"{adjacency}, eps={eps}: bound {up:.6g}, definition {ref:.6g}")
+            rows_out.append(f"{adjacency} eps={eps}: {ref:.4g} <= {up:.4g}")
+    return confirmed(
+        "one group reduces to Su-Cheng-Wang's expectation (binomial identity derived); "
+        "the bound is above the enumerated definition: " + "; ".join(rows_out)
     )
