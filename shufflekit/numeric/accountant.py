@@ -92,6 +92,37 @@ class Accountant(ABC):
         :math:`\delta(\varepsilon) \le` ``delta`` (also ``get_epsilon(target_delta=...)``)."""
         return invert_delta(self, delta, rel_tol=rel_tol)
 
+    def get_rdp(self, orders: Any, *, grid: float | None = None) -> Any:
+        r"""Certified upper bounds on the Rényi divergences :math:`D_\lambda(M(D)\|M(D'))`
+        at each order :math:`\lambda > 1` over every ordered neighbouring pair, from the
+        dominating pair of this accountant's profile closed at :math:`\varepsilon_0`
+        (:mod:`shufflekit.numeric.composition.renyi`); a
+        :class:`~shufflekit.numeric.composition.renyi.RenyiProfile` that reads as the list of
+        values (Opacus's shape) and converts to ``dp_accounting``'s ``RdpAccountant``.
+
+        >>> import shufflekit as sk
+        >>> rdp = sk.accountant(sk.make("krr", k=10, eps0=4), n=1000).get_rdp([2, 4, 8, 16])
+        >>> [round(v, 4) for v in rdp]                     # Opacus's shape: a list per order
+        [0.0925, 0.1879, 0.4112, 1.1389]
+        >>> all(0 < a <= b < 4 for a, b in zip(rdp, list(rdp)[1:]))
+        True
+        """
+        from shufflekit.numeric.composition.renyi import RenyiProfile, accountant_rdp, check_orders
+
+        lams = check_orders(orders)
+        with certified_arithmetic():
+            values = accountant_rdp(self, lams, grid)
+        return RenyiProfile(
+            lams,
+            tuple(values),
+            Kind.UPPER if Kind(self.kind) is not Kind.EXACT else Kind.EXACT,
+            self.method,
+            self.adjacency,
+            self.mechanism,
+            self.n,
+            self.certificate,
+        )
+
     def __repr__(self) -> str:
         mech = describe(self.mechanism)
         name = mech.get("name", type(self.mechanism).__name__)
@@ -615,9 +646,7 @@ def accountant(
 
     if is_population(mechanism):  # [(mechanism, n), ...]: users holding different randomizers
         if n is not None:
-            raise InvalidParameter(
-                "n", n, "none with a population (each group gives its own n)"
-            )
+            raise InvalidParameter("n", n, "none with a population (each group gives its own n)")
         return population_accountant(
             mechanism, method=method, adjacency=adjacency, sampling_rate=sampling_rate, **options
         )
@@ -638,7 +667,16 @@ def accountant(
             "adjacency", adj, "one of " + ", ".join(info.adjacencies), f"for method {name}"
         )
     check_options(name, options)
-    return info.factory(mechanism, n, adjacency=adj, **options)
+    acc = info.factory(mechanism, n, adjacency=adj, **options)
+    # names everything the accountant's curve depends on (Rényi pairs are kept under it)
+    acc.rdp_key = (
+        mechanism_key(mechanism),
+        n,
+        name,
+        adj,
+        tuple(sorted((str(k), repr(v)) for k, v in options.items())),
+    )
+    return acc
 
 
 def subsampled_mechanism(mechanism: Any, sampling_rate: Any, adjacency: Any = None) -> Any:

@@ -36,7 +36,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from shufflekit.errors import InvalidParameter
+from shufflekit.errors import CannotCertify, InvalidParameter
 from shufflekit.mechanisms.subsampled import NO_REPORT
 from shufflekit.numeric.accountant import Accountant, describe
 from shufflekit.numeric.bound import Bound, Kind
@@ -57,6 +57,7 @@ from shufflekit.numeric.composition.fixed import (
     round_of,
     self_compose,
 )
+from shufflekit.numeric.kernels.caller_state import certified_arithmetic
 from shufflekit.validation import MAX_ROUNDS, check, check_epsilon, check_int
 
 #: ``dp_accounting``'s neighbouring relations and the shufflekit relation each one is
@@ -124,6 +125,7 @@ class ShuffleAccountant(Accountant):
         self.non_private = False
         self._forward: PrivacyLossPmf | None = None
         self._reverse: PrivacyLossPmf | None = None
+        self._steps: list[tuple[str, Any, int]] = []  # (kind, accountant or event, repetitions)
         self.certificate = (
             "dominating pairs (connect-the-dots hull in Arb of certified curves) composed per "
             "order of the neighbouring pair by a radix-2 FFT with a proven round-off bound "
@@ -238,8 +240,9 @@ class ShuffleAccountant(Accountant):
             if kind == "nonprivate":
                 self.non_private = True
                 continue
-            fwd, rev = self._laws_of(kind, item)
+            fwd, rev, source = self._laws_of(kind, item)
             self._add(fwd, rev, reps)
+            self._steps.append(("noise" if kind == "noise" else "accountant", source, reps))
             self.rounds += reps
         self.events.append({**label, "count": count})
         return self
@@ -328,15 +331,16 @@ class ShuffleAccountant(Accountant):
                 "every event of one composition is accounted under one relation",
             )
 
-    def _laws_of(self, kind: str, item: Any) -> tuple[PrivacyLossPmf, PrivacyLossPmf]:
-        """The directed loss laws (forward, reverse) of one elementary event."""
+    def _laws_of(self, kind: str, item: Any) -> tuple[PrivacyLossPmf, PrivacyLossPmf, Any]:
+        """The directed loss laws (forward, reverse) of one elementary event, and what they
+        come from (the event or the round's accountant)."""
         if kind == "noise":
             fwd = NoiseCurveAccountant(item, self.adjacency, "forward")
             if fwd.symmetric:
                 law = cached_dominating_pair(fwd, grid=self.grid, tail=self.tail).pmf
-                return law, law
+                return law, law, item
             rev = NoiseCurveAccountant(item, self.adjacency, "reverse")
-            return directed_pair(fwd, rev, grid=self.grid, tail=self.tail)
+            return (*directed_pair(fwd, rev, grid=self.grid, tail=self.tail), item)
         if kind == "round":
             adj = item.adjacency
             if adj is None and not _is_central(item):
@@ -348,7 +352,7 @@ class ShuffleAccountant(Accountant):
         else:
             acc, key = item, None
         law = cached_dominating_pair(acc, grid=self.grid, tail=self.tail, key=key).pmf
-        return law, law
+        return law, law, acc
 
     # ------------------------------------------------------------------ answers
     def get_delta(self, epsilon: float) -> Bound:
@@ -392,6 +396,65 @@ class ShuffleAccountant(Accountant):
             return self._bound("epsilon", d, 0.0, 0.0, note="nothing composed")
         b = super().get_epsilon(d, rel_tol=rel_tol)
         return b.with_(note="; ".join(x for x in (b.note, self.note) if x))
+
+    def get_rdp(self, orders: Any, *, grid: float | None = None) -> Any:
+        r"""Certified upper bounds on the Rényi divergences of everything composed so far: the
+        sum over the events (Rényi divergences of product pairs add, Mironov 2017, Prop. 1) of
+        each shuffled round's bound (:meth:`Accountant.get_rdp`) and each Gaussian or Laplace
+        event's exact value (Mironov 2017, Props. 6-7); ``inf`` after a non-private event.
+        Poisson-sampled events have no certified Rényi bound here and raise
+        :class:`~shufflekit.errors.CannotCertify`.
+
+        >>> import shufflekit as sk
+        >>> from dp_accounting import dp_event
+        >>> acc = sk.ShuffleAccountant("zero-out").compose(dp_event.GaussianDpEvent(2.0), 4)
+        >>> list(acc.get_rdp([2, 8]))           # 4 * lambda / (2 z^2)
+        [1.0, 4.0]
+        """
+        from flint import arb
+
+        from shufflekit.numeric.composition.renyi import (
+            RenyiProfile,
+            check_orders,
+            gaussian_rdp,
+            laplace_rdp,
+        )
+        from shufflekit.numeric.kernels.directed_rounding import float_up
+
+        lams = check_orders(orders)
+        sums = [arb(0)] * len(lams)
+        if self.non_private:
+            total = [math.inf] * len(lams)
+        else:
+            for kind, source, reps in self._steps:
+                if kind == "accountant":
+                    vals = list(source.get_rdp(lams, grid=grid))
+                else:
+                    if source.q != 1.0:
+                        raise CannotCertify(
+                            "no certified Renyi bound for a Poisson-sampled event here; "
+                            "its curve composes in get_epsilon/get_delta"
+                        )
+                    with certified_arithmetic():
+                        mu = arb(2.0 if self.adjacency == "replace-one" else 1.0) / arb(
+                            source.scale
+                        )
+                        one = gaussian_rdp if source.kind == "gaussian" else laplace_rdp
+                        vals = [one(mu, a) for a in lams]
+                with certified_arithmetic():
+                    sums = [s + arb(reps) * arb(v) for s, v in zip(sums, vals, strict=True)]
+            with certified_arithmetic():  # the sum in Arb, rounded up once
+                total = [float_up(s) if s.is_finite() else math.inf for s in sums]
+        return RenyiProfile(
+            lams,
+            tuple(total),
+            Kind.UPPER,
+            self.method,
+            self.adjacency,
+            self.mechanism,
+            None,
+            "sum over the composed events of certified Renyi bounds",
+        )
 
     @property
     def note(self) -> str:

@@ -11,6 +11,10 @@ the implementation with the definition enumerated exactly at small ``n``.
 * ``002.heterogeneous.blanket``: users holding different randomizers; the blanket decomposition
   with heterogeneous blankets (:mod:`shufflekit.numeric.methods.population`) bounds the
   definition, and for one group reduces to Su-Cheng-Wang 2026, Thm 4.
+* ``000.rdp.shuffle-gaussian``: the Rényi divergence of the shuffled-Gaussian pair of Liew and
+  Takahashi 2022 (the Gaussian local randomizer of Takagi-Liew 2026, Sec. 4, shuffled), derived
+  from the Gaussian moments; where the settings meet (one user: the Gaussian mechanism) it is
+  enclosed by shufflekit's certified Rényi bound (:meth:`Accountant.get_rdp`).
 """
 
 from __future__ import annotations
@@ -154,4 +158,54 @@ def check_002_heterogeneous_blanket(ctx: CheckContext):
     return confirmed(
         "one group reduces to Su-Cheng-Wang's expectation (binomial identity derived); "
         "the bound is above the enumerated definition: " + "; ".join(rows_out)
+    )
+
+
+@claim(
+    id="000.rdp.shuffle-gaussian",
+    paper="000",
+    source="Sec. 4 (Gaussian local randomizer), shuffled: the RDP of Liew-Takahashi 2022 "
+    "(refinement)",
+    statement=r"D_\lambda = \tfrac1{\lambda-1}\log\big(n^{-\lambda}\sum_{|k|=\lambda}"
+    r"\binom{\lambda}{k}e^{\sum_i (k_i^2-k_i)/(2\sigma^2)}\big);\ n = 1:\ "
+    r"\lambda/(2\sigma^2) = \text{certified RDP of } N(1,\sigma^2)\|N(0,\sigma^2)",
+    section="Renyi differential privacy",
+    kind="refinement",
+)
+def check_000_rdp_shuffle_gaussian(ctx: CheckContext):
+    import shufflekit as sk
+    from shufflekit.numeric.composition.renyi import shuffle_gaussian_rdp
+
+    # 1. the moments of Y = exp(Z/s^2 - 1/(2 s^2)), Z ~ N(0, s^2), derived by integration
+    z, s, k = sp.Symbol("z", real=True), sp.Symbol("sigma", positive=True), sp.Symbol("k")
+    density = sp.exp(-(z**2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2)
+    claimed = printed((k**2 - k) / (2 * s**2), "log E[Y^k]")
+    for kk in (1, 2, 3):
+        moment = sp.integrate(
+            sp.exp(kk * (z / s**2 - 1 / (2 * s**2))) * density, (z, -sp.oo, sp.oo)
+        )
+        moment = sp.simplify(moment.rewrite(sp.erf))
+        if sp.simplify(moment / sp.exp(claimed.subs(k, kk))) != 1:
+            return refuted(f"E[Y^{kk}] = {sp.simplify(moment)}, not exp of the claim")
+    # 2. one user: the pair is N(1, s^2) against N(0, s^2); the Gaussian mechanism's certified
+    # Renyi bound (shufflekit) and the formula meet at lambda / (2 s^2)
+    equal = printed(True, "n = 1: the formula equals the certified bound")
+    rows = []
+    for sigma in (0.8, 2.0):
+        cert = sk.accountant(sk.CentralGaussian(sigma), 1).get_rdp([2, 4, 8])
+        for lam, c in zip((2, 4, 8), cert, strict=True):
+            lt = shuffle_gaussian_rdp(1, sigma, lam)
+            exact = lam / (2 * sigma**2)
+            same = abs(lt - exact) <= 4e-16 * exact and abs(c - exact) <= 4e-16 * exact
+            if same != equal:
+                return refuted(f"sigma={sigma}, order {lam}: formula {lt}, certified {c}, {exact}")
+        # 3. shuffling amplifies: more users, smaller divergence of the pair, at every order
+        rows.append(
+            f"sigma={sigma}: order 8 from {shuffle_gaussian_rdp(1, sigma, 8):.4g} (n=1) to "
+            f"{shuffle_gaussian_rdp(10, sigma, 8):.4g} (n=10), "
+            f"{shuffle_gaussian_rdp(1000, sigma, 8):.4g} (n=1000)"
+        )
+    return confirmed(
+        "Gaussian moments derived by integration; at n = 1 the formula equals lambda/(2 sigma^2) "
+        "and the certified Renyi bound of the Gaussian mechanism; " + "; ".join(rows)
     )
