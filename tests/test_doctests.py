@@ -6,6 +6,7 @@ members, not the rest of the package).  Each example is meant to take well under
 """
 
 import doctest
+import importlib
 import inspect
 
 import pytest
@@ -36,6 +37,9 @@ def facade_tests() -> list[doctest.DocTest]:
                 module=False,
                 globs={},
             )
+    for module in MODULES:  # the recipes of these modules' docstrings
+        mod = importlib.import_module(module)
+        found += finder.find(mod, module, globs={})
     for name, member in EXTRA:
         found += finder.find(
             inspect.getattr_static(getattr(shufflekit, name), member),
@@ -48,6 +52,8 @@ def facade_tests() -> list[doctest.DocTest]:
 
 #: further members whose examples run here
 EXTRA = (("Accountant", "get_rdp"),)
+#: modules whose docstring recipes run here (the module docstring only)
+MODULES = ("shufflekit.numeric.export.pld_export",)
 
 
 def public_members(cls) -> list[str]:
