@@ -257,8 +257,9 @@ print(
 # composition and answers after every step.
 
 # %%
-import shufflekit as sk  # noqa: E402
 from dp_accounting import dp_event  # noqa: E402
+
+import shufflekit as sk  # noqa: E402
 
 inc = sk.ShuffleAccountant("replace-one")
 inc.compose(sk.Round(mech, N), count=ROUNDS[-1])

@@ -1,4 +1,4 @@
-r"""Interoperation with Google's ``dp_accounting``: a shuffled round as a ``PrivacyLossDistribution``.
+r"""Interoperation with Google's ``dp_accounting``: a shuffled round as its PLD.
 
 A shufflekit round (any registered accountant) becomes its certified dominating pair
 (:mod:`shufflekit.numeric.composition.dominating_pair`), whose privacy loss under :math:`P` lives
@@ -61,7 +61,6 @@ from shufflekit.numeric.composition.fixed import (
     is_central_gaussian,
 )
 from shufflekit.validation import check_delta, check_epsilon, check_int, check_real
-
 
 #: the discretization ``dp_accounting``'s PLD constructors and accountant use by default
 DP_ACCOUNTING_DISCRETIZATION = 1e-4
