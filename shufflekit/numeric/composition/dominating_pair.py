@@ -97,14 +97,16 @@ UNIT = 2.0**-53
 
 
 def check_grid(grid: Any) -> float:
-    r"""The loss grid :math:`\Delta`, rounded *down* to a power of two (so :math:`i\Delta` is exact)."""
+    r"""The loss grid :math:`\Delta`, rounded *down* to a power of two (so :math:`i\Delta` is
+    exact)."""
     g = check_real("grid", grid, 0.0, 1.0, lo_open=True)
     return 2.0 ** math.floor(math.log2(g))
 
 
 @dataclass(frozen=True)
 class PrivacyLossPmf:
-    r"""The law of the privacy loss :math:`L = \log(P/Q)` under :math:`P`, on the grid :math:`k\Delta`.
+    r"""The law of the privacy loss :math:`L = \log(P/Q)` under :math:`P`, on the grid
+    :math:`k\Delta`.
 
     ``probs[i]`` is the mass at loss :math:`(\text{offset} + i)\Delta`; ``infinity_mass`` is
     :math:`P(Q = 0)` (loss :math:`+\infty`).  ``error`` bounds the :math:`\ell_1` distance

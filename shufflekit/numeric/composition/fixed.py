@@ -3,10 +3,10 @@ r"""Certified composition of shuffled rounds by privacy-loss-distribution (PLD) 
 **Upper bound.**  Each round (any registered accountant: mechanism, n, method; its profile must
 bound both orders of every neighbouring pair, as the registered finite methods do: all ordered
 pairs for replace-one, both directions for zero-out) is replaced by
-its certified dominating pair (:mod:`shufflekit.numeric.composition.dominating_pair`), whose privacy loss
-under :math:`P` lives on the grid :math:`k\Delta` plus an atom at :math:`+\infty`.  By Zhu,
-Dong and Wang 2022 (Thm 10) the product of the dominating pairs dominates the adaptive
-composition of the rounds, and its curve is
+its certified dominating pair (:mod:`shufflekit.numeric.composition.dominating_pair`), whose
+privacy loss under :math:`P` lives on the grid :math:`k\Delta` plus an atom at
+:math:`+\infty`.  By Zhu, Dong and Wang 2022 (Thm 10) the product of the dominating pairs
+dominates the adaptive composition of the rounds, and its curve is
 
 .. math::
     \delta_T(\varepsilon) = 1 - \prod_t (1 - \pi_t)
@@ -36,7 +36,8 @@ composed mechanism.
 
 **Lower bound.**  For a concrete neighbouring pair with exactly known laws (the binary
 randomized-response boundary pair :math:`(T_{n,0}, T_{n,1})` of Shvets 2026, Lemma 4.1, from
-:func:`shufflekit.numeric.methods.histogram.binary_pair`), running the same rounds on that pair gives
+:func:`shufflekit.numeric.methods.histogram.binary_pair`), running the same rounds on that pair
+gives
 :math:`P^{\otimes T}, Q^{\otimes T}`, whose curve is a lower bound on the composed mechanism's.
 Its losses are rounded *down* to the grid (the curve is non-decreasing in every loss, so this
 can only lower it), both orders :math:`P\|Q` and :math:`Q\|P` are composed, and the larger
@@ -565,7 +566,7 @@ def composed_accountant(
     mech = (
         describe(sched[0].mechanism)
         if len(sched) == 1
-        else {"schedule": [round_label(r, a) for r, a in zip(sched, accs)]}
+        else {"schedule": [round_label(r, a) for r, a in zip(sched, accs, strict=True)]}
     )
     method_name = names[0] if len(set(names)) == 1 else "+".join(dict.fromkeys(names))
     ns = {r.n for r in sched}
@@ -660,9 +661,9 @@ def gap_note(upper: Bound, lower: Bound) -> str:
     """How far a composed upper bound is above the matching lower bound (same target)."""
     if upper.quantity != lower.quantity or upper.at != lower.at:
         raise InvalidParameter("lower", lower.at, f"a bound at the same target as {upper.at}")
-    u, l = upper.value, lower.value
-    rel = f" (+{100 * (u / l - 1):.3g}%)" if l > 0 else ""
-    return f"exact-pair lower bound {l:.6g}; upper is {u - l:.3g} above{rel}"
+    u, low = upper.value, lower.value
+    rel = f" (+{100 * (u / low - 1):.3g}%)" if low > 0 else ""
+    return f"exact-pair lower bound {low:.6g}; upper is {u - low:.3g} above{rel}"
 
 
 @keeps_caller_state
