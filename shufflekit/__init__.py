@@ -51,6 +51,8 @@ EXPORTS: dict[str, tuple[str, str | None]] = {
     "Kind": ("shufflekit.numeric.bound", "Kind"),
     "compose": ("shufflekit.numeric.composition.fixed", "compose"),
     "Round": ("shufflekit.numeric.composition.fixed", "Round"),
+    "ShuffleAccountant": ("shufflekit.numeric.composition.incremental", "ShuffleAccountant"),
+    "RenyiProfile": ("shufflekit.numeric.composition.renyi", "RenyiProfile"),
     "CentralGaussian": ("shufflekit.numeric.methods.gaussian", "CentralGaussian"),
     # symbolic
     "Series": ("shufflekit.symbolic.series", "Series"),

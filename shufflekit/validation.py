@@ -232,6 +232,8 @@ DOMAINS: dict[str, Domain] = {
     "rounds": Domain(1, MAX_ROUNDS, integer=True),
     "grid": Domain(MIN_GRID, 1.0),
     "tail": Domain(0.0, 1.0, lo_open=True, hi_open=True),
+    #: each user takes part with this probability before the shuffle (Poisson subsampling)
+    "sampling_rate": Domain(0.0, 1.0, lo_open=True, exact=True),
 }
 
 #: Mechanism parameters (keys of ``shufflekit.make``) that have a documented range.

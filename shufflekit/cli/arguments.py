@@ -204,6 +204,18 @@ def add_mechanism_arguments(
     )
 
 
+def add_sampling_argument(p: argparse.ArgumentParser) -> None:
+    """``--sampling-rate q``: each user takes part with probability q before the shuffle."""
+    p.add_argument(
+        "--sampling-rate",
+        type=domain_type("sampling_rate", "sampling-rate"),
+        default=None,
+        help="Poisson subsampling before the shuffle: each of the n users takes part with "
+        "probability q in (0, 1] and the participants are shuffled (finite mechanisms, "
+        "replace-one; exact text such as 1/10 is kept exact); default: everyone takes part",
+    )
+
+
 def add_sigma_arguments(p: argparse.ArgumentParser) -> None:
     """``--sigma`` (per-user) or ``--noise-multiplier`` (dp_accounting style) of central-gaussian."""
     top = DOMAINS["noise_multiplier"].hi

@@ -22,6 +22,7 @@ import os
 from shufflekit.cli.arguments import (
     MECHANISM_OPTIONS,
     add_mechanism_arguments,
+    add_sampling_argument,
     add_sigma_arguments,
     build_mechanism,
     central_gaussian_sigma,
@@ -72,7 +73,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="JSON|FILE",
         help="heterogeneous rounds instead of MECH: a JSON list of objects (or a file "
         "holding one), each with 'name', 'n', optional 'rounds' (default 1), "
-        "'method', 'adjacency', the mechanism's options (k, eps0, ...) and, for "
+        "'method', 'adjacency', 'sampling_rate', the mechanism's options (k, eps0, ...) "
+        "and, for "
         "central-gaussian, 'sigma' or 'noise_multiplier' (not both); every "
         "round of one adjacency; an unknown key is an error",
     )
@@ -110,26 +112,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also print the composed exact boundary-pair lower bound (binary rr only)",
     )
+    add_sampling_argument(p)
     add_sigma_arguments(p)
     add_output_arguments(p, ("table", "json", "csv"))
 
 
-def schedule_text(text: str) -> str:
-    """The JSON of ``--schedule``: the text itself, or the contents of the file it names."""
+def schedule_text(text: str, option: str = "schedule") -> str:
+    """The JSON of ``--schedule`` (or ``--population``): the text itself, or the contents of
+    the file it names."""
     if text.lstrip().startswith(("[", "{")) or not text.strip():
         return text
-    allowed = "a JSON list of rounds, or a readable file holding one"
+    allowed = "a JSON list, or a readable file holding one"
     if not os.path.isfile(text):
-        raise InvalidParameter("schedule", text, allowed, "not JSON, and no such file")
+        raise InvalidParameter(option, text, allowed, "not JSON, and no such file")
     if os.path.getsize(text) > MAX_SCHEDULE_BYTES:
         raise InvalidParameter(
-            "schedule", text, allowed, f"a file larger than {MAX_SCHEDULE_BYTES} bytes"
+            option, text, allowed, f"a file larger than {MAX_SCHEDULE_BYTES} bytes"
         )
     try:
         with open(text, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidParameter("schedule", text, allowed, str(exc)) from None
+        raise InvalidParameter(option, text, allowed, str(exc)) from None
 
 
 def schedule_rounds(text: str):
@@ -151,7 +155,15 @@ def notes_of(args: argparse.Namespace) -> list[str]:
     if args.schedule is not None:
         given = [
             o
-            for o in (*MECHANISM_OPTIONS, "n", "sigma", "noise_multiplier", "method", "adjacency")
+            for o in (
+                *MECHANISM_OPTIONS,
+                "n",
+                "sigma",
+                "noise_multiplier",
+                "method",
+                "adjacency",
+                "sampling_rate",
+            )
             if getattr(args, o, None) is not None
         ]
         notes = [f"--{o.replace('_', '-')} does not apply with --schedule; ignored" for o in given]
@@ -190,11 +202,16 @@ def check_request(args: argparse.Namespace) -> None:
             raise InvalidParameter("name", None, "a mechanism name (MECH), or --schedule")
         if args.n is None:
             raise InvalidParameter("n", None, "an integer in [1, 1e9] (--n N)")
-    if args.lower and (args.schedule is not None or args.name != "rr" or args.eps0 is None):
+    if args.lower and (
+        args.schedule is not None
+        or args.name != "rr"
+        or args.eps0 is None
+        or args.sampling_rate is not None
+    ):
         raise InvalidParameter(
             "lower",
             True,
-            "binary randomized response (rr --eps0 E) without --schedule",
+            "binary randomized response (rr --eps0 E) without --schedule or --sampling-rate",
             "the exact pair is known for rr only",
         )
 
@@ -221,7 +238,14 @@ def build_payload(args: argparse.Namespace) -> dict:
             mech = build_mechanism(args)
         adjacency = None if args.name == "central-gaussian" else args.adjacency  # noted
         acc = comp.composed_accountant(
-            mech, args.n, args.rounds, method=args.method, adjacency=adjacency, grid=grid, tail=tail
+            mech,
+            args.n,
+            args.rounds,
+            method=args.method,
+            adjacency=adjacency,
+            grid=grid,
+            tail=tail,
+            sampling_rate=args.sampling_rate,
         )
     accs = [acc]
     if args.lower:

@@ -215,7 +215,7 @@ def curve_head(mechanism: Any, n: Any, **more: Any) -> dict:
 
     ``mechanism`` is a payload's description: ``{"name": ..., "params": {...}}``, a flat
     ``{"name": ..., key: value, ...}``, ``{"schedule": [rounds]}`` (one ``schedule`` column
-    describing the rounds) or a name."""
+    describing the rounds), ``{"groups": [groups]}`` (one ``population`` column) or a name."""
     from shufflekit.cli.mechanism import as_number
 
     if not isinstance(mechanism, dict):
@@ -226,6 +226,12 @@ def curve_head(mechanism: Any, n: Any, **more: Any) -> dict:
             params = ", ".join(f"{k}={v}" for k, v in (r.get("params") or {}).items())
             rounds.append(f"{r.get('name')}({params}) n={r.get('n')} x{r.get('rounds', 1)}")
         return {"mechanism": "schedule", "schedule": "; ".join(rounds), "n": n, **more}
+    if "groups" in mechanism:  # a population: users holding different randomizers
+        groups = []
+        for g in mechanism["groups"]:
+            params = ", ".join(f"{k}={v}" for k, v in (g.get("params") or {}).items())
+            groups.append(f"{g.get('name')}({params}) n={g.get('n')}")
+        return {"mechanism": "population", "population": "; ".join(groups), "n": n, **more}
     params = mechanism.get("params")
     if not isinstance(params, dict):
         params = {k: v for k, v in mechanism.items() if k != "name"}

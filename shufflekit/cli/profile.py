@@ -14,6 +14,7 @@ import math
 from shufflekit.cli.arguments import (
     MECHANISM_OPTIONS,
     add_mechanism_arguments,
+    add_sampling_argument,
     add_sigma_arguments,
     build_mechanism,
     central_gaussian_sigma,
@@ -33,9 +34,24 @@ POINT_COLUMNS = ("epsilon", "delta", "bound", "lo", "hi", "seconds", "note")
 
 
 def add_arguments(pr: argparse.ArgumentParser) -> None:
-    add_mechanism_arguments(pr, extra_names=("central-gaussian",))
+    add_mechanism_arguments(
+        pr, extra_names=("central-gaussian",), name_optional="left out with --population"
+    )
     pr.add_argument(
-        "--n", type=n_type, required=True, help="number of users, integer in [1, 1e9] (required)"
+        "--n",
+        type=n_type,
+        default=None,
+        help="number of users, integer in [1, 1e9] (required unless --population)",
+    )
+    pr.add_argument(
+        "--population",
+        default=None,
+        metavar="JSON|FILE",
+        help="users holding different randomizers, shuffled together, instead of MECH and "
+        "--n: a JSON list of groups (or a file holding one), each with 'name', 'n' and the "
+        'mechanism\'s parameters, e.g. \'[{"name": "krr", "k": 10, "eps0": 4, '
+        '"n": 5000}, {"name": "krr", "k": 10, "eps0": 2, "n": 5000}]\'; '
+        "the bound is the worst changed user over all groups; an unknown key is an error",
     )
     pr.add_argument(
         "--method",
@@ -65,6 +81,7 @@ def add_arguments(pr: argparse.ArgumentParser) -> None:
         "that a heavy GPARV atom lies on the lattice and the rounding loss is "
         "about 5%%)",
     )
+    add_sampling_argument(pr)
     add_sigma_arguments(pr)
     add_output_arguments(pr, ("table", "json", "csv"))
 
@@ -74,7 +91,13 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidParameter(
             "epsilon/delta", None, "at least one of --epsilon E... or --delta D..."
         )
-    if args.name == "central-gaussian":
+    if args.population is not None:
+        payload = population_profile(args)
+    elif args.name is None:
+        raise InvalidParameter("name", None, "a mechanism name (MECH), or --population")
+    elif args.n is None:
+        raise InvalidParameter("n", None, "an integer in [1, 1e9] (--n N)")
+    elif args.name == "central-gaussian":
         payload = central_gaussian(args)
     else:
         payload = registry_profile(args)
@@ -96,6 +119,48 @@ def run(args: argparse.Namespace) -> int:
         ),
     )
     return 0
+
+
+def population_groups(text: str) -> list[dict]:
+    """The groups of a ``--population`` text (JSON, or a file holding it), as mappings."""
+    import json
+
+    from shufflekit.cli.compose import schedule_text
+
+    allowed = "a non-empty JSON list of objects with at least 'name' and 'n'"
+    try:
+        items = json.loads(schedule_text(text, "population"))
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise InvalidParameter("population", text, allowed, f"not JSON: {exc}") from None
+    if not isinstance(items, list) or not items or not all(isinstance(x, dict) for x in items):
+        raise InvalidParameter("population", text, allowed)
+    return items
+
+
+def population_profile(args: argparse.Namespace) -> dict:
+    """Profile of a population of groups holding different randomizers."""
+    from shufflekit.numeric.accountant import accountant
+
+    notes = [
+        f"--{o.replace('_', '-')} does not apply with --population; ignored"
+        for o in (*MECHANISM_OPTIONS, "n", "sigma", "noise_multiplier")
+        if getattr(args, o, None) is not None
+    ]
+    if args.name is not None:
+        notes.insert(0, f"MECH {args.name!r} does not apply with --population; ignored")
+    if args.grid is not None:
+        notes.append("--grid does not apply with --population; ignored")
+    acc = accountant(
+        population_groups(args.population),
+        method=args.method,
+        adjacency=args.adjacency,
+        sampling_rate=args.sampling_rate,
+    )
+    payload = acc.profile(epsilons=args.epsilon, deltas=args.delta).as_dict()
+    payload["n"] = acc.n
+    if notes:
+        payload["notes"] = notes
+    return payload
 
 
 def registry_profile(args: argparse.Namespace) -> dict:
@@ -124,7 +189,14 @@ def registry_profile(args: argparse.Namespace) -> dict:
             "a mechanism some registered method supports (see `shufflekit list methods`)",
             reasons or None,
         )
-    acc = accountant(mech, args.n, method=args.method, adjacency=args.adjacency, **options)
+    acc = accountant(
+        mech,
+        args.n,
+        method=args.method,
+        adjacency=args.adjacency,
+        sampling_rate=args.sampling_rate,
+        **options,
+    )
     payload = acc.profile(epsilons=args.epsilon, deltas=args.delta).as_dict()
     if notes:
         payload["notes"] = notes
@@ -144,6 +216,13 @@ def central_gaussian(args: argparse.Namespace) -> dict:
         notes.append("--adjacency does not apply: GM(sigma) has one sensitivity (1/n)")
     if args.grid is not None:
         notes.append("--grid does not apply to central-gaussian; ignored")
+    if args.sampling_rate is not None:
+        raise InvalidParameter(
+            "sampling-rate",
+            args.sampling_rate,
+            "none for central-gaussian",
+            "subsampling applies to a shuffled finite mechanism",
+        )
     sigma = central_gaussian_sigma(args.sigma, args.noise_multiplier, args.n)
     method = args.method or "exact"
     if method not in ("exact", "gdp"):

@@ -92,6 +92,37 @@ class Accountant(ABC):
         :math:`\delta(\varepsilon) \le` ``delta`` (also ``get_epsilon(target_delta=...)``)."""
         return invert_delta(self, delta, rel_tol=rel_tol)
 
+    def get_rdp(self, orders: Any, *, grid: float | None = None) -> Any:
+        r"""Certified upper bounds on the Rényi divergences :math:`D_\lambda(M(D)\|M(D'))`
+        at each order :math:`\lambda > 1` over every ordered neighbouring pair, from the
+        dominating pair of this accountant's profile closed at :math:`\varepsilon_0`
+        (:mod:`shufflekit.numeric.composition.renyi`); a
+        :class:`~shufflekit.numeric.composition.renyi.RenyiProfile` that reads as the list of
+        values (Opacus's shape) and converts to ``dp_accounting``'s ``RdpAccountant``.
+
+        >>> import shufflekit as sk
+        >>> rdp = sk.accountant(sk.make("krr", k=10, eps0=4), n=1000).get_rdp([2, 4, 8, 16])
+        >>> [round(v, 4) for v in rdp]                     # Opacus's shape: a list per order
+        [0.0925, 0.1879, 0.4112, 1.1389]
+        >>> all(0 < a <= b < 4 for a, b in zip(rdp, list(rdp)[1:]))
+        True
+        """
+        from shufflekit.numeric.composition.renyi import RenyiProfile, accountant_rdp, check_orders
+
+        lams = check_orders(orders)
+        with certified_arithmetic():
+            values = accountant_rdp(self, lams, grid)
+        return RenyiProfile(
+            lams,
+            tuple(values),
+            Kind.UPPER if Kind(self.kind) is not Kind.EXACT else Kind.EXACT,
+            self.method,
+            self.adjacency,
+            self.mechanism,
+            self.n,
+            self.certificate,
+        )
+
     def __repr__(self) -> str:
         mech = describe(self.mechanism)
         name = mech.get("name", type(self.mechanism).__name__)
@@ -183,9 +214,7 @@ def _guarded(fn: Callable, name: str) -> Callable:
     plain = "epsilon" if name == "get_delta" else "delta"
 
     @functools.wraps(fn)
-    def wrapper(
-        self: Accountant, target: float | None = None, *args: Any, **kwargs: Any
-    ) -> Bound:
+    def wrapper(self: Accountant, target: float | None = None, *args: Any, **kwargs: Any) -> Bound:
         # dp_accounting's keyword names (target_epsilon / target_delta) and the plain ones
         for key in (keyword, plain):
             if key in kwargs:
@@ -261,6 +290,22 @@ def describe(mechanism: Any) -> dict:
         except (TypeError, ValueError):
             out[k] = str(v)
     return out
+
+
+def mechanism_key(mech: Any) -> Any:
+    """A hashable description of a mechanism that determines it: the class, its repr, and the
+    matrix, multiplicities, blanket and lumping of a finite mechanism."""
+    if isinstance(mech, dict):
+        return ("mapping", tuple(sorted((str(k), repr(v)) for k, v in mech.items())))
+    return (
+        type(mech).__module__,
+        type(mech).__qualname__,
+        repr(mech),
+        *(
+            repr(getattr(mech, a, None))
+            for a in ("probs", "multiplicity", "blanket_floor", "lumping")
+        ),
+    )
 
 
 # ===================================================================== the profile
@@ -561,12 +606,25 @@ def default_method(mechanism: Any, n: int = 1) -> str:
 
 @keeps_caller_state
 def accountant(
-    mechanism: Any, n: int, method: str | None = None, adjacency: str | None = None, **options: Any
+    mechanism: Any,
+    n: int | None = None,
+    method: str | None = None,
+    adjacency: str | None = None,
+    *,
+    sampling_rate: Any = None,
+    **options: Any,
 ) -> Accountant:
-    """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``.
+    """Build the accountant of ``method`` for ``n`` shuffled reports of ``mechanism``, or of a
+    population ``[(mechanism_a, n_a), (mechanism_b, n_b), ...]`` (users holding different
+    randomizers or privacy levels, shuffled together; ``n`` left out:
+    :mod:`shufflekit.numeric.methods.population`).
 
     ``adjacency`` defaults to the first relation the method supports (``replace-one`` for the
-    finite methods).  Raises :class:`~shufflekit.errors.InvalidParameter` (a ``ValueError``)
+    finite methods; an :class:`~shufflekit.Adjacency` or its string).  ``sampling_rate`` ``q``
+    (in (0, 1]): each of the ``n`` users takes part with probability ``q`` and the participants
+    are shuffled (Poisson subsampling; the accountant is that of the randomizer that reports
+    nothing with probability 1 - q, :mod:`shufflekit.mechanisms.subsampled`; replace-one).
+    Raises :class:`~shufflekit.errors.InvalidParameter` (a ``ValueError``)
     when the method, relation or parameters do not apply, naming what would.
 
     >>> import shufflekit as sk
@@ -576,21 +634,67 @@ def accountant(
     >>> b = acc.get_epsilon(1e-6)
     >>> print(b.kind.value, f"{b.hi:.4f}")
     upper 0.3805
+    >>> sub = sk.accountant(sk.make("krr", k=10, eps0=4), n=10_000, sampling_rate=0.1)
+    >>> float(sub.get_epsilon(1e-6)) < float(b)      # each user takes part w.p. 0.1
+    True
+    >>> mixed = sk.accountant([(sk.make("rr", eps0=1), 500), (sk.make("rr", eps0=2), 500)])
+    >>> lo, hi = (sk.accountant(sk.make("rr", eps0=e), 1000).get_delta(0.5).hi for e in (1, 2))
+    >>> lo <= mixed.get_delta(0.5).hi <= hi          # between the groups' results
+    True
     """
+    from shufflekit.numeric.methods.population import is_population, population_accountant
+
+    if is_population(mechanism):  # [(mechanism, n), ...]: users holding different randomizers
+        if n is not None:
+            raise InvalidParameter("n", n, "none with a population (each group gives its own n)")
+        return population_accountant(
+            mechanism, method=method, adjacency=adjacency, sampling_rate=sampling_rate, **options
+        )
+    if n is None:
+        raise InvalidParameter("n", None, "a number of users, integer in [1, 1e9]")
     n = check_accountant_inputs(mechanism, n)  # the documented domain (validation.DOMAINS)
+    if sampling_rate is not None:
+        mechanism = subsampled_mechanism(mechanism, sampling_rate, adjacency)
     name = method or default_method(mechanism, n)
     info = method_info(name)
     why = info.check(mechanism)
     if why is not None:
         ok = ", ".join(m.name for m in methods(mechanism)) or "none"
         raise UnsupportedMethod(name, f"for this mechanism: {ok}", why)
-    adj = adjacency or info.adjacencies[0]
+    adj = str(adjacency) if adjacency is not None else info.adjacencies[0]  # an Adjacency too
     if adj not in info.adjacencies:
         raise InvalidParameter(
             "adjacency", adj, "one of " + ", ".join(info.adjacencies), f"for method {name}"
         )
     check_options(name, options)
-    return info.factory(mechanism, n, adjacency=adj, **options)
+    acc = info.factory(mechanism, n, adjacency=adj, **options)
+    # names everything the accountant's curve depends on (Rényi pairs are kept under it)
+    acc.rdp_key = (
+        mechanism_key(mechanism),
+        n,
+        name,
+        adj,
+        tuple(sorted((str(k), repr(v)) for k, v in options.items())),
+    )
+    return acc
+
+
+def subsampled_mechanism(mechanism: Any, sampling_rate: Any, adjacency: Any = None) -> Any:
+    """``mechanism`` subsampled at ``sampling_rate`` before the shuffle
+    (:func:`shufflekit.mechanisms.subsampled.subsampled`), checked against
+    ``DOMAINS["sampling_rate"]``; the relation must be replace-one."""
+    from shufflekit.mechanisms.subsampled import subsampled
+    from shufflekit.validation import check
+
+    q = check("sampling_rate", sampling_rate)
+    if adjacency is not None and str(adjacency) != "replace-one":
+        raise InvalidParameter(
+            "adjacency",
+            str(adjacency),
+            "replace-one with a sampling rate",
+            "the null input of zero-out is not a subsampled user",
+        )
+    return subsampled(mechanism, q)
 
 
 def check_options(method: str | None, options: Any) -> None:

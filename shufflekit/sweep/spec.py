@@ -12,6 +12,7 @@ concatenation.  Inside a grid every key takes a scalar, a list, or a range::
     n = {logspace = [3, 7, 5]}         # 10^3 .. 10^7, 5 points
     method = ["blanket", "lower"]      # registered accountant methods
     adjacency = "replace-one"          # optional (the method's default otherwise)
+    sampling_rate = 0.1                # optional: each user takes part w.p. 0.1 (Poisson)
     delta = {geomspace = [1e-6, 1e-12, 4]}   # targets: delta -> epsilon(delta) ...
     # epsilon = {linspace = [0.01, 0.1, 10]} # ... or epsilon -> delta(epsilon)
     mode = "product"                   # or "zip": the i-th values of every list together
@@ -46,7 +47,17 @@ from shufflekit.errors import InvalidParameter
 from shufflekit.validation import DOMAINS, check_matrix
 
 #: Grid keys with a fixed meaning; every other key is a parameter of the grid's mechanism.
-RESERVED = ("mechanism", "n", "method", "adjacency", "epsilon", "delta", "mode", "options")
+RESERVED = (
+    "mechanism",
+    "n",
+    "method",
+    "adjacency",
+    "epsilon",
+    "delta",
+    "mode",
+    "options",
+    "sampling_rate",
+)
 RANGE_FORMS = ("range", "linspace", "logspace", "geomspace")
 #: Keys of the spec's top level.
 TOP_KEYS = ("title", "grid")
@@ -70,9 +81,10 @@ class Task:
     quantity: str  # "epsilon" (target is a delta) or "delta" (target is an epsilon)
     target: float
     options: tuple[tuple[str, Any], ...] = ()
+    sampling_rate: Any = None  # Poisson subsampling before the shuffle (None: everyone)
 
     def as_dict(self) -> dict:
-        return {
+        out = {
             "mechanism": self.mechanism,
             "params": dict(self.params),
             "n": self.n,
@@ -82,6 +94,9 @@ class Task:
             "target": self.target,
             "options": dict(self.options),
         }
+        if self.sampling_rate is not None:  # absent otherwise: earlier cache keys stay valid
+            out["sampling_rate"] = self.sampling_rate
+        return out
 
 
 @dataclass(frozen=True)
@@ -94,8 +109,12 @@ class Spec:
 
     @property
     def param_names(self) -> list[str]:
-        """Every mechanism parameter name used by some task (the CSV's parameter columns)."""
-        return sorted({k for t in self.tasks for k, _ in t.params})
+        """Every mechanism parameter name used by some task (the CSV's parameter columns),
+        and ``sampling_rate`` when some task subsamples."""
+        names = {k for t in self.tasks for k, _ in t.params}
+        if any(t.sampling_rate is not None for t in self.tasks):
+            names.add("sampling_rate")
+        return sorted(names)
 
 
 def _range_args(key: str, value: dict) -> tuple[str, list]:
@@ -370,6 +389,7 @@ def expand_grid(grid: dict, index: int = 0) -> list[Task]:
                 quantity="delta" if target_key == "epsilon" else "epsilon",
                 target=float(c[target_key]),
                 options=tuple(sorted(options.items())),
+                sampling_rate=c.get("sampling_rate"),
             )
         )
     return tasks

@@ -70,12 +70,23 @@ def _mechanism(name: str, params: tuple) -> Any:
 
 @functools.lru_cache(maxsize=64)
 def _accountant(
-    name: str, params: tuple, n: int, method: str | None, adjacency: str | None, options: tuple
+    name: str,
+    params: tuple,
+    n: int,
+    method: str | None,
+    adjacency: str | None,
+    options: tuple,
+    sampling_rate: Any = None,
 ) -> Any:
     from shufflekit.numeric.accountant import accountant
 
     return accountant(
-        _mechanism(name, params), n, method=method, adjacency=adjacency, **dict(options)
+        _mechanism(name, params),
+        n,
+        method=method,
+        adjacency=adjacency,
+        sampling_rate=sampling_rate,
+        **dict(options),
     )
 
 
@@ -92,6 +103,7 @@ def base_row(task: Task, key: str, index: int | None = None) -> dict:
             "adjacency": task.adjacency,
             "quantity": task.quantity,
             "target": task.target,
+            **({} if task.sampling_rate is None else {"sampling_rate": task.sampling_rate}),
             "version": version(),
             "key": key,
             "cached": False,
@@ -111,7 +123,13 @@ def compute(task: Task, index: int | None = None) -> dict:
     t0 = time.perf_counter()
     try:
         acc = _accountant(
-            task.mechanism, task.params, task.n, task.method, task.adjacency, task.options
+            task.mechanism,
+            task.params,
+            task.n,
+            task.method,
+            task.adjacency,
+            task.options,
+            task.sampling_rate,
         )
         b = (
             acc.get_epsilon(task.target)
@@ -153,7 +171,15 @@ def warm_up() -> None:
 
 def curve_key(task: Task) -> tuple:
     """Tasks with the same key share one accountant (they differ only in their target)."""
-    return (task.mechanism, task.params, task.n, task.method, task.adjacency, task.options)
+    return (
+        task.mechanism,
+        task.params,
+        task.n,
+        task.method,
+        task.adjacency,
+        task.options,
+        task.sampling_rate,
+    )
 
 
 def compute_group(indexed: list[tuple[int, Task]]) -> list[dict]:

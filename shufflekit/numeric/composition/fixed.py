@@ -3,10 +3,10 @@ r"""Certified composition of shuffled rounds by privacy-loss-distribution (PLD) 
 **Upper bound.**  Each round (any registered accountant: mechanism, n, method; its profile must
 bound both orders of every neighbouring pair, as the registered finite methods do: all ordered
 pairs for replace-one, both directions for zero-out) is replaced by
-its certified dominating pair (:mod:`shufflekit.numeric.composition.dominating_pair`), whose privacy loss
-under :math:`P` lives on the grid :math:`k\Delta` plus an atom at :math:`+\infty`.  By Zhu,
-Dong and Wang 2022 (Thm 10) the product of the dominating pairs dominates the adaptive
-composition of the rounds, and its curve is
+its certified dominating pair (:mod:`shufflekit.numeric.composition.dominating_pair`), whose
+privacy loss under :math:`P` lives on the grid :math:`k\Delta` plus an atom at
+:math:`+\infty`.  By Zhu, Dong and Wang 2022 (Thm 10) the product of the dominating pairs
+dominates the adaptive composition of the rounds, and its curve is
 
 .. math::
     \delta_T(\varepsilon) = 1 - \prod_t (1 - \pi_t)
@@ -36,7 +36,8 @@ composed mechanism.
 
 **Lower bound.**  For a concrete neighbouring pair with exactly known laws (the binary
 randomized-response boundary pair :math:`(T_{n,0}, T_{n,1})` of Shvets 2026, Lemma 4.1, from
-:func:`shufflekit.numeric.methods.histogram.binary_pair`), running the same rounds on that pair gives
+:func:`shufflekit.numeric.methods.histogram.binary_pair`), running the same rounds on that pair
+gives
 :math:`P^{\otimes T}, Q^{\otimes T}`, whose curve is a lower bound on the composed mechanism's.
 Its losses are rounded *down* to the grid (the curve is non-decreasing in every loss, so this
 can only lower it), both orders :math:`P\|Q` and :math:`Q\|P` are composed, and the larger
@@ -59,6 +60,7 @@ from shufflekit.numeric.accountant import (
     PrivacyProfile,
     accountant,
     describe,
+    subsampled_mechanism,
 )
 from shufflekit.numeric.bound import Bound, Kind, round_up
 from shufflekit.numeric.composition.dominating_pair import (
@@ -66,8 +68,10 @@ from shufflekit.numeric.composition.dominating_pair import (
     DEFAULT_TAIL,
     UNIT,
     PrivacyLossPmf,
+    cached_dominating_pair,
     check_grid,
     dominating_pair,
+    mechanism_key,
 )
 from shufflekit.numeric.kernels import radix2_fft as fft
 from shufflekit.numeric.kernels.caller_state import keeps_caller_state
@@ -282,7 +286,9 @@ class ComposedAccountant(Accountant):
 
 @dataclass(frozen=True)
 class Round:
-    """One kind of round in a schedule: ``rounds`` repetitions of a shuffled mechanism."""
+    """One kind of round in a schedule: ``rounds`` repetitions of a shuffled mechanism
+    (``n`` users; with ``sampling_rate`` q each takes part with probability q, the participants
+    are shuffled: :mod:`shufflekit.mechanisms.subsampled`)."""
 
     mechanism: Any
     n: int
@@ -290,12 +296,22 @@ class Round:
     method: str | None = None
     adjacency: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    sampling_rate: Any = None
 
 
 #: keys of a schedule round given as a mapping: the fields of :class:`Round` ...
-ROUND_FIELDS = ("mechanism", "n", "rounds", "method", "adjacency", "options")
+ROUND_FIELDS = ("mechanism", "n", "rounds", "method", "adjacency", "options", "sampling_rate")
 #: ... or, as in the command line's ``--schedule``, a mechanism name and its parameters
-ROUND_KEYS = ("name", "n", "rounds", "method", "adjacency", "sigma", "noise_multiplier")
+ROUND_KEYS = (
+    "name",
+    "n",
+    "rounds",
+    "method",
+    "adjacency",
+    "sigma",
+    "noise_multiplier",
+    "sampling_rate",
+)
 ROUND_PARAMETERS = ("k", "m", "eps0", "p", "theta", "d", "gamma", "sigma0", "matrix", "hash_family")
 #: the parameters of the central Gaussian mechanism GM(sigma), given as a mapping
 CENTRAL_GAUSSIAN_KEYS = ("name", "sigma", "noise_multiplier")
@@ -330,6 +346,8 @@ def _round_value(key: str, value: Any) -> Any:
         return check_matrix(value, where)
     if key == "adjacency" and not isinstance(value, str):
         raise InvalidParameter(where, value, DOMAINS[key].allowed)
+    if key == "sampling_rate" and value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise InvalidParameter(where, value, DOMAINS[key].allowed, "a number or a string")
     return DOMAINS[key].check(where, value)
@@ -377,7 +395,14 @@ def _named_round(item: Mapping[str, Any]) -> Round:
                     f"{key} does not apply to {name}",
                 )
         mech = make(name, **{k: v[k] for k in ROUND_PARAMETERS if k in v})
-    return Round(mech, v["n"], v.get("rounds", 1), v.get("method"), v.get("adjacency"))
+    return Round(
+        mech,
+        v["n"],
+        v.get("rounds", 1),
+        v.get("method"),
+        v.get("adjacency"),
+        sampling_rate=v.get("sampling_rate"),
+    )
 
 
 def _central_gaussian(mech: Mapping[str, Any], n: int) -> dict:
@@ -416,11 +441,19 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
     if not isinstance(item, Round):
         raise InvalidParameter("schedule", item, "a list of Round s or of mappings")
     n, rounds = check("n", item.n), check("rounds", item.rounds)
-    if item.adjacency is not None:
-        DOMAINS["adjacency"].check("adjacency", item.adjacency)
+    adjacency = item.adjacency
+    if adjacency is not None:  # an Adjacency or its string, kept as the string
+        adjacency = str(DOMAINS["adjacency"].check("adjacency", adjacency))
     if item.method is not None and (not isinstance(item.method, str) or not item.method):
         raise InvalidParameter("method", item.method, "a registered method name")
     mech = item.mechanism
+    if item.sampling_rate is not None and is_central_gaussian(mech):
+        raise InvalidParameter(
+            "sampling_rate",
+            item.sampling_rate,
+            "none for central-gaussian",
+            "subsampling applies to a shuffled finite mechanism",
+        )
     if is_central_gaussian(mech):
         if item.adjacency is not None:
             raise InvalidParameter(
@@ -433,7 +466,22 @@ def round_of(item: Round | Mapping[str, Any]) -> Round:
             mech = _central_gaussian(mech, n)
     else:
         check_accountant_inputs(mech, n)
-    return Round(mech, n, rounds, item.method, item.adjacency, dict(item.options))
+        if item.sampling_rate is not None:  # the round of the subsampled randomizer
+            mech = subsampled_mechanism(mech, item.sampling_rate, adjacency)
+    return Round(mech, n, rounds, item.method, adjacency, dict(item.options))
+
+
+def round_key(r: Round, acc: Accountant) -> tuple:
+    """A hashable description of one round's accountant (what its dominating pair depends on
+    besides the grid and the tail): mechanism, n, method, relation and options."""
+    return (
+        "round",
+        mechanism_key(r.mechanism),
+        r.n,
+        acc.method,
+        acc.adjacency,
+        tuple(sorted((str(k), repr(v)) for k, v in dict(r.options).items())),
+    )
 
 
 def round_accountant(r: Round) -> Accountant:
@@ -486,11 +534,13 @@ def composed_accountant(
     schedule: Sequence[Round] | None = None,
     grid: float = DEFAULT_GRID,
     tail: float = DEFAULT_TAIL,
+    sampling_rate: Any = None,
     **options: Any,
 ) -> ComposedAccountant:
     r"""Upper accountant of the composition: ``rounds`` rounds of ``mechanism`` (``n`` users,
     ``method``), or the heterogeneous ``schedule`` of :class:`Round` s (or mappings, see
-    :func:`round_of`), all of one adjacency.
+    :func:`round_of`), all of one adjacency; ``sampling_rate`` subsamples every round of
+    ``mechanism`` (a schedule gives it per round).
 
     Every input is checked against its documented range before any work, the loss ``grid``
     too: at least :data:`~shufflekit.validation.MIN_GRID`, so that one round's loss law fits
@@ -498,15 +548,17 @@ def composed_accountant(
     from shufflekit.validation import check
 
     t0 = time.perf_counter()
-    sched = _schedule(mechanism, n, rounds, method, adjacency, schedule, options)
+    sched = _schedule(mechanism, n, rounds, method, adjacency, schedule, options, sampling_rate)
     grid = check_grid(check("grid", grid))
     tail = check("tail", tail)
     one_adjacency([r.adjacency for r in sched])  # the given ones, before any work
     accs = [round_accountant(r) for r in sched]
     adj = one_adjacency([a.adjacency for a in accs])  # and the methods' defaults
     parts, total = [], 0
-    for r, acc in zip(sched, accs):
-        dp = dominating_pair(acc, grid=grid, tail=tail)
+    for r, acc in zip(sched, accs, strict=True):
+        dp = cached_dominating_pair(
+            acc, grid=grid, tail=tail, key=round_key(r, acc), build=dominating_pair
+        )
         parts.append((dp.pmf, r.rounds))
         total += r.rounds
     pmf = compose_pmfs(parts)
@@ -514,7 +566,7 @@ def composed_accountant(
     mech = (
         describe(sched[0].mechanism)
         if len(sched) == 1
-        else {"schedule": [round_label(r, a) for r, a in zip(sched, accs)]}
+        else {"schedule": [round_label(r, a) for r, a in zip(sched, accs, strict=True)]}
     )
     method_name = names[0] if len(set(names)) == 1 else "+".join(dict.fromkeys(names))
     ns = {r.n for r in sched}
@@ -609,9 +661,9 @@ def gap_note(upper: Bound, lower: Bound) -> str:
     """How far a composed upper bound is above the matching lower bound (same target)."""
     if upper.quantity != lower.quantity or upper.at != lower.at:
         raise InvalidParameter("lower", lower.at, f"a bound at the same target as {upper.at}")
-    u, l = upper.value, lower.value
-    rel = f" (+{100 * (u / l - 1):.3g}%)" if l > 0 else ""
-    return f"exact-pair lower bound {l:.6g}; upper is {u - l:.3g} above{rel}"
+    u, low = upper.value, lower.value
+    rel = f" (+{100 * (u / low - 1):.3g}%)" if low > 0 else ""
+    return f"exact-pair lower bound {low:.6g}; upper is {u - low:.3g} above{rel}"
 
 
 @keeps_caller_state
@@ -627,6 +679,7 @@ def compose(
     deltas: Sequence[float] | None = None,
     grid: float = DEFAULT_GRID,
     tail: float = DEFAULT_TAIL,
+    sampling_rate: Any = None,
     **options: Any,
 ) -> PrivacyProfile:
     r"""Certified upper bounds on :math:`\delta(\varepsilon)` / :math:`\varepsilon(\delta)` of
@@ -655,14 +708,21 @@ def compose(
         schedule=schedule,
         grid=grid,
         tail=tail,
+        sampling_rate=sampling_rate,
         **options,
     )
     return acc.profile(epsilons=epsilons, deltas=deltas)
 
 
-def _schedule(mechanism, n, rounds, method, adjacency, schedule, options) -> list[Round]:
+def _schedule(
+    mechanism, n, rounds, method, adjacency, schedule, options, sampling_rate=None
+) -> list[Round]:
     """The rounds to compose, each checked by :func:`round_of`."""
     if schedule is not None:
+        if sampling_rate is not None:
+            raise InvalidParameter(
+                "sampling_rate", sampling_rate, "none with a schedule (give it per round)"
+            )
         if (
             isinstance(schedule, (str, bytes, Mapping))
             or not isinstance(schedule, Sequence)
@@ -676,7 +736,7 @@ def _schedule(mechanism, n, rounds, method, adjacency, schedule, options) -> lis
         return [round_of(r) for r in schedule]
     if mechanism is None or n is None:
         raise InvalidParameter("mechanism/n", (mechanism, n), "a mechanism and n, or a schedule")
-    return [round_of(Round(mechanism, n, rounds, method, adjacency, dict(options)))]
+    return [round_of(Round(mechanism, n, rounds, method, adjacency, dict(options), sampling_rate))]
 
 
 # ============================================== central Gaussian given by its description

@@ -1,23 +1,38 @@
-r"""Interoperation with Google's ``dp_accounting``: a shuffled round as a ``PrivacyLossDistribution``.
+r"""Interoperation with Google's ``dp_accounting``: a shuffled round as its PLD.
 
 A shufflekit round (any registered accountant) becomes its certified dominating pair
-(:mod:`shufflekit.numeric.composition.dominating_pair`), whose privacy loss under :math:`P` lives on the
-grid :math:`k\Delta` plus an atom at :math:`+\infty` -- exactly the representation of
-``dp_accounting.pld.pld_pmf`` (loss index :math:`k`, ``discretization`` :math:`\Delta`,
-``infinity_mass``).  The export passes those masses through unchanged and adds the
-:math:`\ell_1` round-off budget of the masses to ``infinity_mass``, so the exported curve is
-still an upper bound (each budgeted unit of mass can change the curve by at most one unit).
-The pair dominates both orders of every neighbouring pair, so one pmf serves for both of
-``dp_accounting``'s directions (``pmf_add`` is left as ``None``, i.e. symmetric).
+(:mod:`shufflekit.numeric.composition.dominating_pair`), whose privacy loss under :math:`P` lives
+on the grid :math:`k\Delta` (:math:`\Delta = 2^{-10}`) plus an atom at :math:`+\infty` -- the
+representation of ``dp_accounting.pld.pld_pmf`` (loss index :math:`k`, ``discretization``,
+``infinity_mass``).
 
-Users can then compose the round with their other events inside ``dp_accounting``::
+**The grid.**  ``dp_accounting`` composes two distributions only when their discretizations
+are equal, and its constructors default to ``1e-4``.  The export therefore takes
+``discretization`` (default :data:`DP_ACCOUNTING_DISCRETIZATION`, that default) and moves
+every atom *up* to the next multiple of it: the loss :math:`\ell = k\Delta` goes to
+:math:`\lceil \ell/D\rceil D` (computed in exact rational arithmetic with the float :math:`D`
+that ``dp_accounting`` multiplies by).  Raising a loss while keeping its :math:`P`-mass raises
+:math:`H_\alpha = \mathbb{E}_P[(1 - \alpha e^{-L})_+]` for every :math:`\alpha \ge 0`, so the
+moved pair still dominates the round (its remaining :math:`Q`-mass sits on an atom where
+:math:`P = 0`); atoms landing on one multiple are added.  The :math:`\ell_1` round-off budget
+of the masses is added to ``infinity_mass``, so the exported curve is still an upper bound
+(each budgeted unit of mass changes the curve by at most one unit).  The pair dominates both
+orders of every neighbouring pair, so one pmf serves for both of ``dp_accounting``'s
+directions (``pmf_add`` is left as ``None``, i.e. symmetric).
 
-    round_pld = to_dp_accounting(shuffled_round_pld(make("krr", k=10, eps0=4), 100_000))
-    total = round_pld.self_compose(100).compose(pld.from_gaussian_mechanism(2.0))
-    total.get_epsilon_for_delta(1e-6)
+Users then compose the round with their other events inside ``dp_accounting``, at its defaults:
+
+>>> from dp_accounting.pld import privacy_loss_distribution as pld
+>>> from shufflekit import make
+>>> from shufflekit.numeric.export.pld_export import export_round
+>>> round_pld = export_round(make("krr", k=10, eps0=4), 100_000)
+>>> total = round_pld.self_compose(100).compose(pld.from_gaussian_mechanism(2.0))
+>>> 1.0 < total.get_epsilon_for_delta(1e-6) < 4.0
+True
 
 (``dp_accounting``'s own composition is floating point without a round-off bound; the
-certified composition is :func:`shufflekit.numeric.composition.fixed.compose`.)
+certified composition is :class:`shufflekit.ShuffleAccountant`, which takes the same Gaussian
+as a ``GaussianDpEvent``.)
 
 Cross-checks on cases both libraries can do (:func:`gaussian_crosscheck`,
 :func:`randomized_response_crosscheck`) report shufflekit's certified composition, the
@@ -38,26 +53,55 @@ from shufflekit.numeric.composition.dominating_pair import (
     DEFAULT_GRID,
     DEFAULT_TAIL,
     PrivacyLossPmf,
-    dominating_pair,
+    cached_dominating_pair,
 )
 from shufflekit.numeric.composition.fixed import (
     central_gaussian,
     composed_accountant,
     is_central_gaussian,
 )
-from shufflekit.validation import check_delta, check_epsilon, check_int
+from shufflekit.validation import check_delta, check_epsilon, check_int, check_real
+
+#: the discretization ``dp_accounting``'s PLD constructors and accountant use by default
+DP_ACCOUNTING_DISCRETIZATION = 1e-4
 
 
-def to_dp_accounting(pmf: PrivacyLossPmf):
-    """A ``dp_accounting.pld.privacy_loss_distribution.PrivacyLossDistribution`` for an upper loss law."""
+def regrid(pmf: PrivacyLossPmf, discretization: float) -> dict[int, float]:
+    r"""The masses of an upper loss law on the multiples of ``discretization`` (a float
+    :math:`D`): the atom at :math:`k\Delta` moves to index :math:`\lceil k\Delta/D\rceil`
+    (exact rationals), masses landing on one index added (module docstring)."""
+    from fractions import Fraction
+
+    D = Fraction(check_real("discretization", discretization, 0.0, 1.0, lo_open=True))
+    step = Fraction(pmf.grid) / D
+    out: dict[int, float] = {}
+    for i, p in enumerate(pmf.probs):
+        if p > 0:
+            x = (pmf.offset + i) * step
+            k = -((-x.numerator) // x.denominator)  # ceil, exactly
+            out[k] = out.get(k, 0.0) + float(p)
+    return out
+
+
+def to_dp_accounting(pmf: PrivacyLossPmf, discretization: float | None = None):
+    """A ``dp_accounting.pld.privacy_loss_distribution.PrivacyLossDistribution`` for an upper
+    loss law, on the grid of ``discretization`` (default: ``dp_accounting``'s 1e-4; ``None``
+    with a law already on that grid keeps it; module docstring for the move)."""
     from dp_accounting.pld import pld_pmf, privacy_loss_distribution
 
     if pmf.kind is not Kind.UPPER:
         raise InvalidParameter("pmf.kind", str(pmf.kind), "upper (only dominating laws export)")
-    loss_probs = {int(pmf.offset + i): float(p) for i, p in enumerate(pmf.probs) if p > 0}
+    D = DP_ACCOUNTING_DISCRETIZATION if discretization is None else discretization
+    if float(D) == pmf.grid:
+        loss_probs = {int(pmf.offset + i): float(p) for i, p in enumerate(pmf.probs) if p > 0}
+    else:
+        loss_probs = regrid(pmf, D)
+    # float additions of merged masses: each exported mass is rounded up by its sum's error
+    n_add = math.ceil(float(D) / pmf.grid) + 1  # atoms one multiple of D can receive
+    loss_probs = {k: round_up(v * (1 + (n_add + 1) * 2.0**-53)) for k, v in loss_probs.items()}
     inf_mass = min(1.0, round_up(pmf.infinity_mass + pmf.error))
     remove = pld_pmf.create_pmf(
-        loss_probs, discretization=pmf.grid, infinity_mass=inf_mass, pessimistic_estimate=True
+        loss_probs, discretization=float(D), infinity_mass=inf_mass, pessimistic_estimate=True
     )
     return privacy_loss_distribution.PrivacyLossDistribution(remove)
 
@@ -77,12 +121,20 @@ def shuffled_round_pld(
         acc = accountant(central_gaussian(mechanism), n)
     else:
         acc = accountant(mechanism, n, method=method, adjacency=adjacency, **options)
-    return dominating_pair(acc, grid=grid, tail=tail).pmf
+    key = ("export", getattr(acc, "rdp_key", None))
+    return cached_dominating_pair(
+        acc, grid=grid, tail=tail, key=None if key[1] is None else key
+    ).pmf
 
 
-def export_round(mechanism: Any, n: int, **kwargs: Any):
-    """One shuffled round as a ``dp_accounting`` ``PrivacyLossDistribution``."""
-    return to_dp_accounting(shuffled_round_pld(mechanism, n, **kwargs))
+def export_round(
+    mechanism: Any, n: int, *, discretization: float = DP_ACCOUNTING_DISCRETIZATION, **kwargs: Any
+):
+    """One shuffled round as a ``dp_accounting`` ``PrivacyLossDistribution`` on the grid of
+    ``discretization`` (default: ``dp_accounting``'s 1e-4, so it composes with the
+    distributions its constructors build at their defaults); ``kwargs`` as
+    :func:`shuffled_round_pld` (``method``, ``adjacency``, ``grid``, ``tail``, options)."""
+    return to_dp_accounting(shuffled_round_pld(mechanism, n, **kwargs), discretization)
 
 
 def gaussian_crosscheck(

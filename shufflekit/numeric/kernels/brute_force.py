@@ -331,3 +331,64 @@ def multinomial_positive_part(g: Sequence[float], q: Sequence[float], n: int) ->
         if logp > -math.inf:
             total += math.exp(logp) * max(sum(c * a for c, a in zip(counts, g)), 0.0)
     return total / n
+
+
+# ----------------------------------------------------------------------------- subsampling
+def participant_law(rows: Sequence[Sequence[Any]], q: Any) -> dict[tuple, Any]:
+    r"""Exact law of the shuffled output when each user independently takes part with
+    probability ``q`` and then reports from its row: the histogram of the participants'
+    reports (its total is random; non-participants leave no trace).  Entries and ``q`` are
+    exact numbers (``Fraction`` or sympy ``Rational``); the law is exact."""
+    k = len(rows[0])
+    law: dict[tuple, Any] = {(0,) * k: 1}
+    for row in rows:
+        new: dict[tuple, Any] = {}
+        for h, p in law.items():
+            new[h] = new.get(h, 0) + p * (1 - q)
+            for y, r in enumerate(row):
+                if r:
+                    h2 = h[:y] + (h[y] + 1,) + h[y + 1 :]
+                    new[h2] = new.get(h2, 0) + p * q * r
+        law = new
+    return law
+
+
+def subsampled_worst_case(
+    matrix: Sequence[Sequence[Any]], n: int, q: Any, epsilon: float, dps: int = 50
+) -> Any:
+    r"""The worst replace-one divergence of ``n`` users under Poisson subsampling at rate
+    ``q`` before the shuffle (:func:`participant_law`), from the definition: every ordered pair
+    of distinct inputs for the changed user and every multiset of the other ``n - 1`` inputs;
+    an mpmath number at ``dps`` digits (the laws are exact, :math:`e^\varepsilon` at ``dps``)."""
+    import mpmath
+
+    n = check_n(n)
+    k = len(matrix)
+    best = mpmath.mpf(0)
+    with mpmath.workdps(dps):
+        alpha = mpmath.exp(mpmath.mpf(check_epsilon(epsilon)))
+        for rest in itertools.combinations_with_replacement(range(k), n - 1):
+            laws = {
+                x: participant_law([matrix[x], *(matrix[r] for r in rest)], q) for x in range(k)
+            }
+            for a in range(k):
+                for b in range(k):
+                    if a == b:
+                        continue
+                    P, Q = laws[a], laws[b]
+                    d = mpmath.fsum(max(_mp(P[h]) - alpha * _mp(Q.get(h, 0)), 0) for h in P)
+                    best = max(best, d)
+    return best
+
+
+def _mp(x: Any) -> Any:
+    """An exact rational (``Fraction``, sympy ``Rational``, ``int``) as an mpmath number at the
+    working precision."""
+    import mpmath
+
+    num = getattr(x, "numerator", None)
+    if num is None:  # sympy Rational
+        num, den = int(x.p), int(x.q)
+    else:
+        num, den = int(x.numerator), int(x.denominator)
+    return mpmath.mpf(num) / den
